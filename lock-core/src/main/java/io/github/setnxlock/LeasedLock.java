@@ -1,0 +1,155 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A {@link Lock} whose ownership is a lease in Redis.
+ * <p>
+ * <b>What it guarantees.</b> While {@link #isHeldByCurrentThread()} is {@code true}, no
+ * other client that follows the same protocol on the same Redis primary holds the lock.
+ * The lock is reentrant per thread: the Redis key is written on the first acquisition and
+ * removed when the hold count returns to zero.
+ * <p>
+ * <b>Leases.</b> A hold ends when its lease ends, whether or not {@link #unlock()} was
+ * called, so a crashed holder cannot block others forever. The holder computes its own
+ * deadline from the moment it <em>sent</em> the acquisition, on a monotonic clock, less a
+ * small drift margin, so it knows it has lost the lock before any competitor can have it.
+ * After that deadline {@link #isHeldByCurrentThread()} is {@code false} and
+ * {@link #unlock()} throws {@link LockLostException}: the work done under the lock may
+ * not have been exclusive, and the caller has to hear it.
+ * <p>
+ * <b>What it does not guarantee.</b> A process that pauses (a long GC, a stopped VM,
+ * SIGSTOP) longer than its lease may resume believing it still works under the lock while
+ * another holder already does; and Redis replication is asynchronous, so a failover can
+ * lose a freshly written lock key and hand the lock to a second client. Neither can be
+ * prevented by a lock service alone. That is what the {@link #fencingToken() fencing
+ * token} is for: pass it to the protected resource with every write and let the resource
+ * reject a token lower than one it has already seen.
+ * <p>
+ * <b>Failures.</b> Contention is a return value: {@code tryLock} returns {@code false}
+ * when someone else holds the lock for the whole wait. Trouble with Redis (unreachable,
+ * timed out, a key of the wrong type or a value that is not a lock) is a
+ * {@link LockAccessException} naming the key, never {@code false}. A call with a wait
+ * time returns or throws by the end of its wait, even when Redis does not answer.
+ *
+ * @author setnx-lock authors
+ */
+public interface LeasedLock extends Lock {
+
+	/**
+	 * Return the key this lock was obtained for, without the registry's prefix.
+	 * @return the key
+	 */
+	String key();
+
+	/**
+	 * Acquire the lock within the given wait, holding it for the given lease.
+	 * <p>
+	 * The lease is not renewed: the hold ends when the lease ends.
+	 * @param wait how long to wait for the lock; zero for a single attempt
+	 * @param lease how long the hold lasts unless released earlier; positive
+	 * @return {@code true} if the lock was acquired, {@code false} if another holder kept
+	 * it for the whole wait
+	 * @throws InterruptedException if the thread is interrupted while waiting
+	 * @throws IllegalArgumentException if the wait is negative or the lease is not
+	 * positive
+	 * @throws LockAccessException if Redis cannot be used for this key
+	 */
+	boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
+
+	/**
+	 * Acquire the lock within the given wait, with the registry's default lease.
+	 * @param wait how long to wait for the lock; zero for a single attempt
+	 * @return {@code true} if the lock was acquired, {@code false} if another holder kept
+	 * it for the whole wait
+	 * @throws InterruptedException if the thread is interrupted while waiting
+	 * @throws IllegalArgumentException if the wait is negative
+	 * @throws LockAccessException if Redis cannot be used for this key
+	 */
+	boolean tryLock(Duration wait) throws InterruptedException;
+
+	/**
+	 * Acquire the lock within the given wait, with the registry's default lease.
+	 * <p>
+	 * As {@link Lock#tryLock(long, TimeUnit)} specifies, a time of zero or less means a
+	 * single attempt. Use {@link #tryLock(Duration)} to have negative waits rejected.
+	 * @throws LockAccessException if Redis cannot be used for this key
+	 */
+	@Override
+	boolean tryLock(long time, TimeUnit unit) throws InterruptedException;
+
+	/**
+	 * Whether the current thread holds this lock and its lease has not ended.
+	 * <p>
+	 * Answered locally, without a round trip to Redis.
+	 * @return {@code true} if the current thread holds the lock
+	 */
+	boolean isHeldByCurrentThread();
+
+	/**
+	 * Whether anyone holds this lock, as Redis sees it now.
+	 * @return {@code true} if some client holds the lock
+	 * @throws LockAccessException if Redis cannot be read
+	 */
+	boolean isLocked();
+
+	/**
+	 * Return how many times the current thread holds this lock, that is how many
+	 * {@link #unlock()} calls it still owes. A hold whose lease has ended still counts
+	 * until it is unlocked, so this can be positive while
+	 * {@link #isHeldByCurrentThread()} is {@code false}.
+	 * @return the hold count, {@code 0} if the current thread does not hold it
+	 */
+	int holdCount();
+
+	/**
+	 * Return the fencing token of the current hold.
+	 * <p>
+	 * Tokens are strictly increasing per lock key across all holders and across restarts
+	 * of a Redis server without persistence (they never fall below the server's clock in
+	 * microseconds). A resource that remembers the highest token it has accepted and
+	 * rejects lower ones is safe against a holder that lost its lock without noticing.
+	 * @return the token, valid while the current thread holds the lock
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 */
+	long fencingToken();
+
+	/**
+	 * Release one hold of the lock. The Redis key is deleted when the hold count returns
+	 * to zero, and only if it still belongs to this holder.
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws LockLostException if the lease had ended or another client had taken the
+	 * lock; the local hold is released all the same
+	 * @throws LockAccessException if Redis could not be reached; the local hold is
+	 * released all the same and the key ends with its lease
+	 */
+	@Override
+	void unlock();
+
+	/**
+	 * Not supported: a condition cannot be waited on across processes.
+	 * @throws UnsupportedOperationException always
+	 */
+	@Override
+	Condition newCondition();
+
+}

@@ -1,0 +1,57 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+/**
+ * The answer to one acquisition attempt: either a {@link Lease}, or how long the current
+ * holder's claim still runs.
+ *
+ * @param lease the lease when acquired, otherwise {@code null}
+ * @param holderTtlMillis when held by someone else, the time left on their claim in
+ * milliseconds, or {@code -1} when Redis does not know (a key without expiry)
+ * @param previousValue under the timestamp protocol, the expired value that was taken
+ * over; otherwise {@code null}
+ * @author setnx-lock authors
+ */
+record Attempt(Lease lease, long holderTtlMillis, String previousValue) {
+
+	static Attempt acquired(Lease lease) {
+		return new Attempt(lease, 0, null);
+	}
+
+	static Attempt tookOver(Lease lease, String previousValue) {
+		return new Attempt(lease, 0, previousValue);
+	}
+
+	static Attempt held(long holderTtlMillis) {
+		return new Attempt(null, holderTtlMillis, null);
+	}
+
+	boolean acquired() {
+		return this.lease != null;
+	}
+
+	boolean tookOver() {
+		return this.previousValue != null;
+	}
+
+	@Override
+	public String toString() {
+		return acquired() ? "Attempt[acquired " + this.lease + "]"
+				: "Attempt[held, ttl=" + this.holderTtlMillis + "ms]";
+	}
+
+}

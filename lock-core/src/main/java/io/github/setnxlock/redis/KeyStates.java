@@ -1,0 +1,222 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The JVM's state per lock key: a slot that settles contention between threads of this
+ * JVM before any of them goes to Redis, and the threads' holds.
+ * <p>
+ * A state lives while some thread holds or waits for its key and is dropped when the last
+ * one leaves, so one-off keys do not accumulate. Reference counts change only inside the
+ * map's atomic {@code compute}, which makes "last one out removes it" and "newcomer finds
+ * it" exclusive.
+ *
+ * @author setnx-lock authors
+ */
+final class KeyStates {
+
+	private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
+
+	/**
+	 * Return the state of a key, created if needed, counting the caller as a user.
+	 * @param redisKey the lock key in Redis
+	 * @return the state; pair with {@link #release}
+	 */
+	KeyState retain(String redisKey) {
+		return this.states.compute(redisKey, (key, existing) -> {
+			KeyState state = (existing != null) ? existing : new KeyState();
+			state.references++;
+			return state;
+		});
+	}
+
+	/**
+	 * Stop counting the caller as a user of a key's state.
+	 * @param redisKey the lock key in Redis
+	 * @param state the state {@link #retain} returned
+	 */
+	void release(String redisKey, KeyState state) {
+		this.states.computeIfPresent(redisKey, (key, existing) -> {
+			if (existing == state && --existing.references == 0) {
+				return null;
+			}
+			return existing;
+		});
+	}
+
+	/**
+	 * Return the state of a key if some thread holds or waits for it.
+	 * @param redisKey the lock key in Redis
+	 * @return the state, or {@code null}
+	 */
+	KeyState find(String redisKey) {
+		return this.states.get(redisKey);
+	}
+
+	int size() {
+		return this.states.size();
+	}
+
+	/**
+	 * One key's state in this JVM.
+	 * <p>
+	 * At most one thread at a time owns the key's <em>slot</em>: it is acquiring the key
+	 * in Redis or holds it. Other threads of this JVM wait for the slot rather than
+	 * asking Redis. The slot is free again when its owner unlocks, fails to acquire, or
+	 * lets its lease end: a holder that never calls {@code unlock()} does not block this
+	 * JVM for longer than its lease. Waiting uses a {@link Condition}, not
+	 * {@code synchronized}, so virtual threads do not pin their carrier.
+	 */
+	static final class KeyState {
+
+		private final ReentrantLock mutex = new ReentrantLock();
+
+		private final Condition slotFreed = this.mutex.newCondition();
+
+		/** Guarded by {@link #mutex}. */
+		private Thread slotOwner;
+
+		/**
+		 * The holds of this key by thread: the slot owner's, and those of threads whose
+		 * lease ended and who have not yet unlocked.
+		 */
+		private final Map<Thread, Hold> holds = new ConcurrentHashMap<>();
+
+		/** Guarded by the map's compute. */
+		int references;
+
+		/**
+		 * Wait until the slot is free and take it.
+		 * @param thread the thread that takes the slot
+		 * @param startNanos when the wait began
+		 * @param waitNanos {@link AcquireLoop#FOREVER}, {@code 0} for no wait, or a time
+		 * @param interruptible whether an interrupt ends the wait; if not, it is kept for
+		 * the caller to see afterwards
+		 * @return {@code true} when the slot is taken, {@code false} when the wait ended
+		 * @throws InterruptedException if interruptible and interrupted
+		 */
+		boolean claimSlot(Thread thread, long startNanos, long waitNanos, boolean interruptible)
+				throws InterruptedException {
+			boolean interrupted = false;
+			this.mutex.lock();
+			try {
+				while (this.slotOwner != null) {
+					long pause = Long.MAX_VALUE;
+					Hold ownerHold = this.holds.get(this.slotOwner);
+					if (ownerHold != null) {
+						pause = ownerHold.lease.deadlineNanos() - System.nanoTime();
+						if (pause <= 0) {
+							break;
+						}
+					}
+					if (waitNanos != AcquireLoop.FOREVER) {
+						long remaining = startNanos + waitNanos - System.nanoTime();
+						if (remaining <= 0) {
+							return false;
+						}
+						pause = Math.min(pause, remaining);
+					}
+					try {
+						this.slotFreed.awaitNanos(pause);
+					}
+					catch (InterruptedException ex) {
+						if (interruptible) {
+							throw ex;
+						}
+						interrupted = true;
+					}
+				}
+				this.slotOwner = thread;
+				return true;
+			}
+			finally {
+				this.mutex.unlock();
+				if (interrupted) {
+					thread.interrupt();
+				}
+			}
+		}
+
+		/**
+		 * Record the outcome of the slot owner's acquisition.
+		 * @param thread the slot owner
+		 * @param hold its new hold, or {@code null} when it did not acquire (the slot is
+		 * freed)
+		 */
+		void acquired(Thread thread, Hold hold) {
+			if (hold != null) {
+				this.holds.put(thread, hold);
+			}
+			else {
+				freeSlot(thread);
+			}
+		}
+
+		/**
+		 * Drop a thread's hold, freeing the slot if the thread still owns it.
+		 * @param thread the thread whose hold ends
+		 */
+		void released(Thread thread) {
+			this.holds.remove(thread);
+			freeSlot(thread);
+		}
+
+		/**
+		 * Return the given thread's hold.
+		 * @param thread the thread
+		 * @return its hold, or {@code null}
+		 */
+		Hold holdOf(Thread thread) {
+			return this.holds.get(thread);
+		}
+
+		private void freeSlot(Thread thread) {
+			this.mutex.lock();
+			try {
+				if (this.slotOwner == thread) {
+					this.slotOwner = null;
+					this.slotFreed.signal();
+				}
+			}
+			finally {
+				this.mutex.unlock();
+			}
+		}
+
+	}
+
+	/**
+	 * The current thread's hold of a key.
+	 */
+	static final class Hold {
+
+		final Lease lease;
+
+		/** Read and written only by the thread that holds. */
+		int count = 1;
+
+		Hold(Lease lease) {
+			this.lease = lease;
+		}
+
+	}
+
+}

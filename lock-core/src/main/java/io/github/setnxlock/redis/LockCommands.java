@@ -1,0 +1,54 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+
+/**
+ * The Redis side of one protocol: acquire (with the expire-takeover), owner-checked
+ * release, and a read of whether anyone holds a key. Implementations are stateless and
+ * thread-safe; every Redis failure surfaces as a
+ * {@link io.github.setnxlock.LockAccessException} naming the key.
+ *
+ * @author setnx-lock authors
+ */
+interface LockCommands {
+
+	/**
+	 * Try once to acquire the lock.
+	 * @param key the lock's keys
+	 * @param ownerToken the random token of this acquisition
+	 * @param lease how long the hold lasts
+	 * @return the attempt's outcome
+	 */
+	Attempt acquire(LockKey key, String ownerToken, Duration lease);
+
+	/**
+	 * Delete the lock key if it still belongs to the given lease.
+	 * @param key the lock's keys
+	 * @param lease the lease to give back
+	 * @return what the release found
+	 */
+	ReleaseResult release(LockKey key, Lease lease);
+
+	/**
+	 * Whether any client holds the lock now.
+	 * @param key the lock's keys
+	 * @return {@code true} if held
+	 */
+	boolean isLocked(LockKey key);
+
+}

@@ -1,0 +1,73 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+
+/**
+ * The Redis keys of one lock: the lock key, exactly {@code prefix + key} as the
+ * documented pattern names it, and the fencing counter key, named so that it hashes to
+ * the same Redis Cluster slot (the acquire scripts write both).
+ * <p>
+ * When the lock key has a hash tag of its own, the counter key appends {@code :fence} and
+ * keeps that tag. Otherwise the lock key becomes the tag: {@code {lock:foo}:fence}. A key
+ * that contains <code>}</code> but no tag cannot be a tag itself; its counter key takes a
+ * short tag searched for the same slot.
+ *
+ * @param key the key as the application named it
+ * @param redisKey the lock key in Redis
+ * @param fenceKey the fencing counter key in Redis
+ * @author setnx-lock authors
+ */
+record LockKey(String key, String redisKey, String fenceKey) {
+
+	private static final String FENCE_SUFFIX = ":fence";
+
+	static LockKey of(String prefix, String key) {
+		String redisKey = prefix + key;
+		return new LockKey(key, redisKey, fenceKeyFor(redisKey));
+	}
+
+	static String fenceKeyFor(String redisKey) {
+		if (hasHashTag(redisKey)) {
+			return redisKey + FENCE_SUFFIX;
+		}
+		if (redisKey.indexOf('}') < 0) {
+			return "{" + redisKey + "}" + FENCE_SUFFIX;
+		}
+		return "{" + tagForSlot(ClusterSlotHashUtil.calculateSlot(redisKey)) + "}" + FENCE_SUFFIX + ":" + redisKey;
+	}
+
+	private static boolean hasHashTag(String key) {
+		int open = key.indexOf('{');
+		if (open < 0) {
+			return false;
+		}
+		int close = key.indexOf('}', open + 1);
+		return close > open + 1;
+	}
+
+	private static String tagForSlot(int slot) {
+		// Base-36 numbers cover all 16384 slots within a few tens of thousands of tries.
+		for (int candidate = 0;; candidate++) {
+			String tag = Integer.toString(candidate, Character.MAX_RADIX);
+			if (ClusterSlotHashUtil.calculateSlot(tag) == slot) {
+				return tag;
+			}
+		}
+	}
+
+}

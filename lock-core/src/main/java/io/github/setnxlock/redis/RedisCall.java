@@ -1,0 +1,99 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+import io.github.setnxlock.LockAccessException;
+
+/**
+ * Runs one Redis call for a lock and reads script replies, turning every way it can go
+ * wrong into a {@link LockAccessException} that names the key.
+ *
+ * @author setnx-lock authors
+ */
+final class RedisCall {
+
+	private RedisCall() {
+	}
+
+	static <T> T run(LockKey key, String action, Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (LockAccessException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			throw new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key() + "' (Redis key '"
+					+ key.redisKey() + "'): " + ex.getMessage(), ex);
+		}
+	}
+
+	static List<?> list(LockKey key, Object reply) {
+		if (!(reply instanceof List<?> list) || list.isEmpty()) {
+			throw unexpected(key, reply);
+		}
+		return list;
+	}
+
+	static long longAt(LockKey key, List<?> reply, int index) {
+		Object element = (index < reply.size()) ? reply.get(index) : null;
+		if (element instanceof Long number) {
+			return number;
+		}
+		if (element instanceof String text) {
+			try {
+				return Long.parseLong(text);
+			}
+			catch (NumberFormatException ex) {
+				throw unexpected(key, reply);
+			}
+		}
+		throw unexpected(key, reply);
+	}
+
+	static String stringAt(LockKey key, List<?> reply, int index) {
+		Object element = (index < reply.size()) ? reply.get(index) : null;
+		if (element instanceof String text) {
+			return text;
+		}
+		if (element instanceof Long number) {
+			return number.toString();
+		}
+		throw unexpected(key, reply);
+	}
+
+	static LockAccessException wrongType(LockKey key, String type) {
+		return new LockAccessException(key.key(), "Redis key '" + key.redisKey() + "' of lock '" + key.key()
+				+ "' holds a Redis " + type
+				+ ", not a string, so it is not a lock: delete or rename that key, or choose another key prefix", null);
+	}
+
+	static LockAccessException notTimestamp(LockKey key, String value) {
+		return new LockAccessException(key.key(), "Redis key '" + key.redisKey() + "' of lock '" + key.key()
+				+ "' holds '" + value
+				+ "', which is not a Unix timestamp: a client that does not follow the timestamp protocol wrote it;"
+				+ " the lock is left alone until that key is deleted or expires", null);
+	}
+
+	private static LockAccessException unexpected(LockKey key, Object reply) {
+		return new LockAccessException(key.key(), "Unexpected reply from Redis for lock '" + key.key()
+				+ "' (Redis key '" + key.redisKey() + "'): " + reply, null);
+	}
+
+}

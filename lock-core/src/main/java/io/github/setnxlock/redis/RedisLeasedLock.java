@@ -1,0 +1,235 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.KeyStates.Hold;
+import io.github.setnxlock.redis.KeyStates.KeyState;
+
+/**
+ * The {@link LeasedLock} of a {@link SetnxLockRegistry}: a light handle on one key. Any
+ * number of handles for the same key share the registry's state for that key, so a thread
+ * that holds the key through one handle holds it through all of them.
+ * <p>
+ * A thread first claims the key's slot in this JVM (see {@link KeyState}), so threads of
+ * one JVM settle among themselves and only one of them at a time goes to Redis; it keeps
+ * the slot while it holds the Redis lock and gives both back in {@link #unlock()}, Redis
+ * first.
+ *
+ * @author setnx-lock authors
+ */
+final class RedisLeasedLock implements LeasedLock {
+
+	/**
+	 * Longer waits are treated as no limit, where nanosecond arithmetic cannot overflow.
+	 */
+	private static final Duration UNLIMITED_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
+
+	private final SetnxLockRegistry registry;
+
+	private final LockKey key;
+
+	RedisLeasedLock(SetnxLockRegistry registry, LockKey key) {
+		this.registry = registry;
+		this.key = key;
+	}
+
+	@Override
+	public String key() {
+		return this.key.key();
+	}
+
+	@Override
+	public void lock() {
+		try {
+			acquire(AcquireLoop.FOREVER, this.registry.settings.leaseTime(), false);
+		}
+		catch (InterruptedException ex) {
+			// Not reachable: an uninterruptible wait keeps the interrupt instead.
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public void lockInterruptibly() throws InterruptedException {
+		acquire(AcquireLoop.FOREVER, this.registry.settings.leaseTime(), true);
+	}
+
+	@Override
+	public boolean tryLock() {
+		try {
+			return acquire(0, this.registry.settings.leaseTime(), false);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	@Override
+	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+		return acquire(Math.max(0, unit.toNanos(time)), this.registry.settings.leaseTime(), true);
+	}
+
+	@Override
+	public boolean tryLock(Duration wait) throws InterruptedException {
+		return tryLock(wait, this.registry.settings.leaseTime());
+	}
+
+	@Override
+	public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
+		if (wait == null) {
+			throw new IllegalArgumentException("wait must not be null");
+		}
+		if (wait.isNegative()) {
+			throw new IllegalArgumentException("wait must not be negative, but was " + wait);
+		}
+		SetnxLockSettings.checkLease("lease", lease);
+		long waitNanos = (wait.compareTo(UNLIMITED_WAIT) > 0) ? AcquireLoop.FOREVER : wait.toNanos();
+		return acquire(waitNanos, lease, true);
+	}
+
+	private boolean acquire(long waitNanos, Duration lease, boolean interruptible) throws InterruptedException {
+		if (interruptible && Thread.interrupted()) {
+			throw new InterruptedException("Interrupted before acquiring lock '" + key() + "'");
+		}
+		long startNanos = System.nanoTime();
+		Thread current = Thread.currentThread();
+		KeyStates states = this.registry.states;
+		KeyState state = states.retain(this.key.redisKey());
+		boolean holding = false;
+		try {
+			Hold hold = state.holdOf(current);
+			if (hold != null) {
+				if (hold.lease.isExpired(System.nanoTime())) {
+					throw new LockLostException(key(),
+							"Lock '" + key() + "' was lost before this thread took it again: " + leaseEnded(hold)
+									+ "; unlock() it to clear the hold");
+				}
+				hold.count++;
+				// The existing hold keeps its own reference to the state.
+				return true;
+			}
+			if (!state.claimSlot(current, startNanos, waitNanos, interruptible)) {
+				return false;
+			}
+			Attempt attempt = null;
+			try {
+				attempt = this.registry.acquireLoop.acquire(this.key, this.registry.ownerTokens.next(), lease,
+						startNanos, waitNanos, interruptible);
+			}
+			finally {
+				holding = attempt != null;
+				state.acquired(current, holding ? new Hold(attempt.lease()) : null);
+			}
+			return holding;
+		}
+		finally {
+			if (!holding) {
+				states.release(this.key.redisKey(), state);
+			}
+		}
+	}
+
+	@Override
+	public void unlock() {
+		Thread current = Thread.currentThread();
+		KeyState state = this.registry.states.find(this.key.redisKey());
+		Hold hold = (state != null) ? state.holdOf(current) : null;
+		if (hold == null) {
+			throw new IllegalMonitorStateException("Lock '" + key() + "' is not held by the current thread");
+		}
+		boolean expired = hold.lease.isExpired(System.nanoTime());
+		if (hold.count > 1) {
+			hold.count--;
+			if (expired) {
+				throw new LockLostException(key(), "Lock '" + key() + "' was lost: " + leaseEnded(hold));
+			}
+			return;
+		}
+		ReleaseResult result;
+		try {
+			result = this.registry.runner.runUninterrupted(() -> this.registry.commands.release(this.key, hold.lease));
+		}
+		finally {
+			// Redis first: a local waiter must not find our key still there.
+			state.released(current);
+			this.registry.states.release(this.key.redisKey(), state);
+		}
+		if (result == ReleaseResult.NOT_OURS) {
+			throw new LockLostException(key(), "Lock '" + key()
+					+ "' was lost before unlock(): another client took it over or deleted it after the lease ended");
+		}
+		if (expired || result == ReleaseResult.EXPIRED) {
+			throw new LockLostException(key(), "Lock '" + key() + "' was lost before unlock(): " + leaseEnded(hold));
+		}
+	}
+
+	private static String leaseEnded(Hold hold) {
+		return "its lease of " + Duration.ofMillis(hold.lease.validityMillis()) + " ended";
+	}
+
+	@Override
+	public boolean isHeldByCurrentThread() {
+		Hold hold = currentThreadHold();
+		return hold != null && !hold.lease.isExpired(System.nanoTime());
+	}
+
+	@Override
+	public boolean isLocked() {
+		return this.registry.runner.runUninterrupted(() -> this.registry.commands.isLocked(this.key));
+	}
+
+	@Override
+	public int holdCount() {
+		Hold hold = currentThreadHold();
+		return (hold != null) ? hold.count : 0;
+	}
+
+	@Override
+	public long fencingToken() {
+		Hold hold = currentThreadHold();
+		if (hold == null) {
+			throw new IllegalMonitorStateException("Lock '" + key() + "' is not held by the current thread");
+		}
+		if (hold.lease.isExpired(System.nanoTime())) {
+			throw new LockLostException(key(), "Lock '" + key() + "' was lost: " + leaseEnded(hold));
+		}
+		return hold.lease.fencingToken();
+	}
+
+	private Hold currentThreadHold() {
+		KeyState state = this.registry.states.find(this.key.redisKey());
+		return (state != null) ? state.holdOf(Thread.currentThread()) : null;
+	}
+
+	@Override
+	public Condition newCondition() {
+		throw new UnsupportedOperationException("Conditions are not supported by distributed locks");
+	}
+
+	@Override
+	public String toString() {
+		return "RedisLeasedLock[key='" + key() + "', redisKey='" + this.key.redisKey() + "']";
+	}
+
+}

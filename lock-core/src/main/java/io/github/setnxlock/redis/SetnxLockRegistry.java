@@ -1,0 +1,154 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockRegistry;
+
+/**
+ * A {@link LockRegistry} on Redis through Spring Data Redis, speaking the
+ * {@link LockProtocol#TOKEN token} or the {@link LockProtocol#TIMESTAMP timestamp}
+ * protocol.
+ * <p>
+ * <b>Keys.</b> The lock for key {@code K} is the Redis key {@code keyPrefix + K},
+ * exactly: no separator or hash tag is added, so with an empty prefix the lock for
+ * {@code lock.foo} is the key {@code lock.foo} of the {@code SETNX} documentation. Each
+ * lock also has a fencing counter key in the same Redis Cluster slot
+ * ({@code {lock:K}:fence}, or {@code lock:K:fence} when the key has a hash tag of its
+ * own), kept for an hour past the last acquisition. Every application that shares the
+ * Redis, the prefix and the protocol shares the locks.
+ * <p>
+ * <b>Leases.</b> Every hold is a lease: {@link SetnxLockSettings#leaseTime()} (30 s by
+ * default) unless {@link LeasedLock#tryLock(Duration, Duration)} names one. This version
+ * does not renew leases: a hold ends when its lease ends, even while its holder still
+ * works, so choose a lease longer than the work. The holder finds out through
+ * {@link LeasedLock#isHeldByCurrentThread()} turning {@code false} and a
+ * {@link io.github.setnxlock.LockLostException} from {@code unlock()}.
+ * <p>
+ * <b>Threads.</b> Locks are reentrant per thread and held by the thread that acquired
+ * them. Threads of one JVM that want the same key settle among themselves first, so only
+ * one of them at a time asks Redis. While someone else holds a key, waiters retry after a
+ * short jittered pause that doubles up to 64 ms and never outlasts the holder's lease.
+ * <p>
+ * <b>Guarantees and limits.</b> On one Redis primary, no two clients that follow the
+ * protocol hold a key at once while both are within their leases. A holder whose process
+ * pauses longer than its lease, or a failover to a replica that had not yet received the
+ * lock key, can end up with two clients that both believe they hold it; only the
+ * {@link LeasedLock#fencingToken() fencing token}, checked by the protected resource,
+ * makes that safe. The timestamp protocol with {@link TimestampClock#LOCAL} also trusts
+ * every client's clock.
+ * <p>
+ * <b>Redis.</b> Nothing is sent to Redis when the registry is created. Scripts run by
+ * SHA1 and are loaded again when a restarted Redis has forgotten them. When Redis fails,
+ * lock calls throw {@link io.github.setnxlock.LockAccessException} naming the key; calls
+ * with a wait time end by the end of their wait even when Redis stalls. Redis commands
+ * run on threads of the registry's own (see {@code CommandRunner}), so an interrupt never
+ * cuts one short; {@link #close()} stops them.
+ *
+ * @author setnx-lock authors
+ */
+public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
+
+	/**
+	 * How long a fencing counter outlives the last acquisition of its lock. Tokens keep
+	 * increasing after the counter is gone (see {@link LeasedLock#fencingToken()}), so
+	 * one-off keys do not leave counters behind forever.
+	 */
+	static final Duration FENCE_RETENTION = Duration.ofHours(1);
+
+	final SetnxLockSettings settings;
+
+	final LockCommands commands;
+
+	final KeyStates states = new KeyStates();
+
+	final OwnerTokens ownerTokens = new OwnerTokens();
+
+	final CommandRunner runner = new CommandRunner();
+
+	final AcquireLoop acquireLoop;
+
+	/**
+	 * Create a registry with {@link SetnxLockSettings#defaults() the default settings}.
+	 * @param redis the template to talk to Redis with
+	 */
+	public SetnxLockRegistry(StringRedisTemplate redis) {
+		this(redis, SetnxLockSettings.defaults());
+	}
+
+	/**
+	 * Create a registry.
+	 * @param redis the template to talk to Redis with
+	 * @param settings the settings
+	 */
+	public SetnxLockRegistry(StringRedisTemplate redis, SetnxLockSettings settings) {
+		Objects.requireNonNull(redis, "redis must not be null");
+		this.settings = Objects.requireNonNull(settings, "settings must not be null");
+		this.commands = switch (settings.protocol()) {
+			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION);
+			case TIMESTAMP -> new TimestampLockCommands(redis, FENCE_RETENTION, settings);
+		};
+		this.acquireLoop = new AcquireLoop(this.commands, this.runner);
+	}
+
+	@Override
+	public LeasedLock obtain(String key) {
+		if (key == null) {
+			throw new IllegalArgumentException("Lock key must not be null");
+		}
+		if (key.isBlank()) {
+			throw new IllegalArgumentException("Lock key must not be empty or blank, but was '" + key + "'");
+		}
+		return new RedisLeasedLock(this, LockKey.of(this.settings.keyPrefix(), key));
+	}
+
+	/**
+	 * Return the settings this registry was created with.
+	 * @return the settings
+	 */
+	public SetnxLockSettings getSettings() {
+		return this.settings;
+	}
+
+	/**
+	 * Return how many keys this registry keeps state for: the keys that some thread holds
+	 * or waits for.
+	 * @return the number of keys
+	 */
+	int localKeyCount() {
+		return this.states.size();
+	}
+
+	/**
+	 * Stop the threads that run Redis commands; lock calls fail afterwards. Held locks
+	 * are not released: they end with their leases.
+	 */
+	@Override
+	public void close() {
+		this.runner.close();
+	}
+
+	@Override
+	public String toString() {
+		return "SetnxLockRegistry[" + this.settings + "]";
+	}
+
+}

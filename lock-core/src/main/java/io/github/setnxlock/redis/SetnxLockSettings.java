@@ -1,0 +1,241 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How a {@link SetnxLockRegistry} behaves. Immutable; build one with {@link #builder()}.
+ * <p>
+ * Every value is checked when it is set, so a bad one fails with a message that names it
+ * rather than surfacing later inside a lock call.
+ *
+ * @author setnx-lock authors
+ */
+public final class SetnxLockSettings {
+
+	/**
+	 * The longest lease accepted: long leases only make a dead holder block others
+	 * longer.
+	 */
+	static final Duration MAX_LEASE = Duration.ofDays(365);
+
+	private final String keyPrefix;
+
+	private final LockProtocol protocol;
+
+	private final Duration leaseTime;
+
+	private final TimestampUnit timestampUnit;
+
+	private final TimestampClock timestampClock;
+
+	private final Clock localClock;
+
+	private SetnxLockSettings(Builder builder) {
+		this.keyPrefix = builder.keyPrefix;
+		this.protocol = builder.protocol;
+		this.leaseTime = builder.leaseTime;
+		this.timestampUnit = builder.timestampUnit;
+		this.timestampClock = builder.timestampClock;
+		this.localClock = builder.localClock;
+	}
+
+	/**
+	 * Return the settings with every default.
+	 * @return the default settings
+	 */
+	public static SetnxLockSettings defaults() {
+		return builder().build();
+	}
+
+	/**
+	 * Return a builder that starts from the defaults.
+	 * @return a new builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Return the prefix put before every lock key: {@code "lock:"} by default. The Redis
+	 * key of lock {@code K} is exactly {@code prefix + K}.
+	 * @return the prefix, possibly empty
+	 */
+	public String keyPrefix() {
+		return this.keyPrefix;
+	}
+
+	/**
+	 * Return the protocol: {@link LockProtocol#TOKEN} by default.
+	 * @return the protocol
+	 */
+	public LockProtocol protocol() {
+		return this.protocol;
+	}
+
+	/**
+	 * Return the lease of acquisitions that do not name one: 30 seconds by default.
+	 * @return the default lease
+	 */
+	public Duration leaseTime() {
+		return this.leaseTime;
+	}
+
+	/**
+	 * Return the unit of stored timestamps under the timestamp protocol:
+	 * {@link TimestampUnit#SECONDS} by default.
+	 * @return the timestamp unit
+	 */
+	public TimestampUnit timestampUnit() {
+		return this.timestampUnit;
+	}
+
+	/**
+	 * Return where the timestamp protocol reads the time: {@link TimestampClock#REDIS} by
+	 * default.
+	 * @return the timestamp clock
+	 */
+	public TimestampClock timestampClock() {
+		return this.timestampClock;
+	}
+
+	/**
+	 * Return the wall clock used under {@link TimestampClock#LOCAL}: the system clock by
+	 * default.
+	 * @return the local clock
+	 */
+	public Clock localClock() {
+		return this.localClock;
+	}
+
+	@Override
+	public String toString() {
+		return "SetnxLockSettings[keyPrefix='" + this.keyPrefix + "', protocol=" + this.protocol + ", leaseTime="
+				+ this.leaseTime + ", timestampUnit=" + this.timestampUnit + ", timestampClock=" + this.timestampClock
+				+ "]";
+	}
+
+	/**
+	 * Builds {@link SetnxLockSettings}. Each setter rejects a bad value at once.
+	 */
+	public static final class Builder {
+
+		private String keyPrefix = "lock:";
+
+		private LockProtocol protocol = LockProtocol.TOKEN;
+
+		private Duration leaseTime = Duration.ofSeconds(30);
+
+		private TimestampUnit timestampUnit = TimestampUnit.SECONDS;
+
+		private TimestampClock timestampClock = TimestampClock.REDIS;
+
+		private Clock localClock = Clock.systemUTC();
+
+		private Builder() {
+		}
+
+		/**
+		 * Set the prefix put before every lock key; may be empty.
+		 * @param keyPrefix the prefix
+		 * @return this builder
+		 */
+		public Builder keyPrefix(String keyPrefix) {
+			this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+			return this;
+		}
+
+		/**
+		 * Set the protocol.
+		 * @param protocol the protocol
+		 * @return this builder
+		 */
+		public Builder protocol(LockProtocol protocol) {
+			this.protocol = Objects.requireNonNull(protocol, "protocol must not be null");
+			return this;
+		}
+
+		/**
+		 * Set the lease of acquisitions that do not name one.
+		 * @param leaseTime a positive duration of at most 365 days
+		 * @return this builder
+		 */
+		public Builder leaseTime(Duration leaseTime) {
+			this.leaseTime = checkLease("leaseTime", leaseTime);
+			return this;
+		}
+
+		/**
+		 * Set the unit of stored timestamps under the timestamp protocol.
+		 * @param timestampUnit the unit
+		 * @return this builder
+		 */
+		public Builder timestampUnit(TimestampUnit timestampUnit) {
+			this.timestampUnit = Objects.requireNonNull(timestampUnit, "timestampUnit must not be null");
+			return this;
+		}
+
+		/**
+		 * Set where the timestamp protocol reads the time.
+		 * @param timestampClock the clock source
+		 * @return this builder
+		 */
+		public Builder timestampClock(TimestampClock timestampClock) {
+			this.timestampClock = Objects.requireNonNull(timestampClock, "timestampClock must not be null");
+			return this;
+		}
+
+		/**
+		 * Set the wall clock used under {@link TimestampClock#LOCAL}; tests use it to
+		 * give a client a clock that is off.
+		 * @param localClock the clock
+		 * @return this builder
+		 */
+		public Builder localClock(Clock localClock) {
+			this.localClock = Objects.requireNonNull(localClock, "localClock must not be null");
+			return this;
+		}
+
+		/**
+		 * Build the settings.
+		 * @return the settings
+		 */
+		public SetnxLockSettings build() {
+			return new SetnxLockSettings(this);
+		}
+
+	}
+
+	static Duration checkLease(String name, Duration lease) {
+		if (lease == null) {
+			throw new IllegalArgumentException(name + " must not be null");
+		}
+		if (lease.isNegative() || lease.isZero()) {
+			throw new IllegalArgumentException(name + " must be positive, but was " + lease);
+		}
+		if (lease.compareTo(MAX_LEASE) > 0) {
+			throw new IllegalArgumentException(name + " must be at most " + MAX_LEASE + ", but was " + lease);
+		}
+		if (lease.toMillis() == 0) {
+			throw new IllegalArgumentException(name + " must be at least 1ms, but was " + lease);
+		}
+		return lease;
+	}
+
+}

@@ -1,0 +1,37 @@
+-- Timestamp protocol, acquire, with the documented expire-takeover folded in.
+-- The value is the Unix time (in the configured unit) at which the lock stops being valid:
+-- now + lease + 1, as the SETNX documentation writes it. When the key holds an expired
+-- timestamp we take it over here, in the same step as reading it: that is the documented
+-- GETSET whose old value is still expired, without the flaw that a losing GETSET rewrites
+-- the winner's expiry. The fencing draw happens in the same step too (see fence.lua).
+-- KEYS[1] lock key, KEYS[2] fencing counter key (same hash slot)
+-- ARGV[1] ms per unit (1000 or 1), ARGV[2] lease in whole units, ARGV[3] caller clock in
+-- ms or '' for the server clock, ARGV[4] how long the key outlives its expiry in ms,
+-- ARGV[5] counter retention in ms
+-- Returns {1, token, value, validity ms} when acquired from a free key;
+-- {2, token, value, validity ms, previous value} when an expired timestamp was taken over;
+-- {0, ms until the holder's timestamp expires} when held;
+-- {-1, type} when the key is not a string; {-2, value} when the value is not a timestamp.
+local unit = tonumber(ARGV[1])
+local now_ms = now_millis(ARGV[3])
+local now = math.floor(now_ms / unit)
+local expiry = now + tonumber(ARGV[2]) + 1
+local value = string.format('%.0f', expiry)
+local validity_ms = expiry * unit - now_ms
+local ttl_ms = validity_ms + tonumber(ARGV[4])
+if redis.call('SET', KEYS[1], value, 'NX', 'PX', ttl_ms) then
+  return {1, next_fence(KEYS[2], ARGV[5]), value, validity_ms}
+end
+local current = redis.pcall('GET', KEYS[1])
+if type(current) ~= 'string' then
+  return {-1, redis.call('TYPE', KEYS[1])['ok']}
+end
+if not is_timestamp(current) then
+  return {-2, string.sub(current, 1, 64)}
+end
+local held_until = tonumber(current)
+if held_until > now then
+  return {0, held_until * unit - now_ms}
+end
+redis.call('SET', KEYS[1], value, 'PX', ttl_ms)
+return {2, next_fence(KEYS[2], ARGV[5]), value, validity_ms, current}

@@ -1,0 +1,24 @@
+-- Timestamp protocol, release: delete the key only while our own timestamp has not expired
+-- (the documentation's rule: never DEL a lock whose timeout passed, someone else may hold
+-- it now), and only if the key was not taken over. Check and DEL must be one step for the
+-- same reason as in token-release.lua.
+-- A client of the documented pattern that loses a GETSET race still overwrites the value
+-- with its own timestamp; the documentation says the winner keeps the lock all the same.
+-- Such a client only writes after it read an expired value, so while our timestamp is
+-- still valid a different timestamp in the key is that rewrite, and the lock is still ours.
+-- KEYS[1] lock key; ARGV[1] our value, ARGV[2] ms per unit, ARGV[3] caller clock in ms or ''
+-- Returns 1 when deleted; 2 when deleted after a losing GETSET had rewritten the value;
+-- 0 when the key is gone or is not a timestamp; -1 when our timestamp had expired.
+local current = redis.pcall('GET', KEYS[1])
+if type(current) ~= 'string' or not is_timestamp(current) then
+  return 0
+end
+local now = math.floor(now_millis(ARGV[3]) / tonumber(ARGV[2]))
+if tonumber(ARGV[1]) <= now then
+  return -1
+end
+redis.call('DEL', KEYS[1])
+if current == ARGV[1] then
+  return 1
+end
+return 2

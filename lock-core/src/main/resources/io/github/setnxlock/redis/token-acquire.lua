@@ -1,0 +1,13 @@
+-- Token protocol, acquire: SET NX PX and the fencing draw in one step (see fence.lua).
+-- KEYS[1] lock key, KEYS[2] fencing counter key (same hash slot)
+-- ARGV[1] owner token, ARGV[2] lease in ms, ARGV[3] counter retention in ms
+-- Returns {1, token} when acquired; {0, holder's PTTL in ms (-1: no expiry)} when held;
+-- {-1, type} when the key holds a type that is not a string.
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return {1, next_fence(KEYS[2], ARGV[3])}
+end
+local key_type = redis.call('TYPE', KEYS[1])['ok']
+if key_type ~= 'string' then
+  return {-1, key_type}
+end
+return {0, redis.call('PTTL', KEYS[1])}

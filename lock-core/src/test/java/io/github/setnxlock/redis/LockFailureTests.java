@@ -1,0 +1,213 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Bad input and an unusable Redis: each gets an error that says what was wrong, and
+ * nothing in Redis is lost or left behind.
+ *
+ * @author setnx-lock authors
+ */
+class LockFailureTests {
+
+	private RedisServer server;
+
+	@BeforeEach
+	void startRedis() {
+		this.server = RedisServer.start();
+	}
+
+	@AfterEach
+	void stopRedis() {
+		this.server.close();
+	}
+
+	private static SetnxLockSettings settings(LockProtocol protocol) {
+		return SetnxLockSettings.builder().protocol(protocol).build();
+	}
+
+	@Test
+	void obtainWithoutAKeyFailsAtOnce() {
+		try (TestClient client = new TestClient(this.server, SetnxLockSettings.defaults())) {
+			assertThatIllegalArgumentException().isThrownBy(() -> client.registry.obtain(null))
+				.withMessage("Lock key must not be null");
+			assertThatIllegalArgumentException().isThrownBy(() -> client.registry.obtain(""))
+				.withMessageContaining("must not be empty");
+			assertThatIllegalArgumentException().isThrownBy(() -> client.registry.obtain(" \t"))
+				.withMessageContaining("must not be empty or blank");
+		}
+	}
+
+	@Test
+	void badDurationsAreRejectedWithTheirNames() {
+		try (TestClient client = new TestClient(this.server, SetnxLockSettings.defaults())) {
+			LeasedLock lock = client.registry.obtain("durations");
+			assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Duration.ofSeconds(-1)))
+				.withMessage("wait must not be negative, but was PT-1S");
+			assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Duration.ZERO, Duration.ZERO))
+				.withMessage("lease must be positive, but was PT0S");
+			assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Duration.ZERO, Duration.ofMillis(-5)))
+				.withMessageStartingWith("lease must be positive");
+			assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(null, Duration.ofSeconds(1)))
+				.withMessage("wait must not be null");
+			assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Duration.ZERO, Duration.ofNanos(10)))
+				.withMessageStartingWith("lease must be at least 1ms");
+			assertThat(client.redis.hasKey("lock:durations")).isFalse();
+		}
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SetnxLockSettings.builder().leaseTime(Duration.ofSeconds(-30)))
+			.withMessage("leaseTime must be positive, but was PT-30S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> SetnxLockSettings.builder().leaseTime(Duration.ofDays(400)))
+			.withMessageStartingWith("leaseTime must be at most");
+	}
+
+	@Test
+	void negativeTimeOfTheLockInterfaceMeansASingleAttempt() throws InterruptedException {
+		try (TestClient client = new TestClient(this.server, SetnxLockSettings.defaults())) {
+			LeasedLock lock = client.registry.obtain("jdk-contract");
+			assertThat(lock.tryLock(-1, TimeUnit.SECONDS)).isTrue();
+			lock.unlock();
+		}
+	}
+
+	@Test
+	void aValueThatIsNotATimestampIsAClearErrorAndIsKept() {
+		SetnxLockSettings timestamp = settings(LockProtocol.TIMESTAMP);
+		try (TestClient client = new TestClient(this.server, timestamp)) {
+			client.redis.opsForValue().set("lock:garbage", "not-a-time");
+			LeasedLock lock = client.registry.obtain("garbage");
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::tryLock)
+				.withMessageContaining("'lock:garbage'")
+				.withMessageContaining("'not-a-time'")
+				.withMessageContaining("not a Unix timestamp")
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("garbage"));
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(() -> lock.tryLock(Duration.ofSeconds(1)));
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::isLocked);
+			assertThat(client.redis.opsForValue().get("lock:garbage")).isEqualTo("not-a-time");
+			assertThat(client.registry.localKeyCount()).isZero();
+			for (String garbage : new String[] { "-5", "12.5", "1e10", "", "9999999999999999999" }) {
+				client.redis.opsForValue().set("lock:garbage", garbage);
+				assertThatExceptionOfType(LockAccessException.class).as(garbage).isThrownBy(lock::tryLock);
+				assertThat(client.redis.opsForValue().get("lock:garbage")).isEqualTo(garbage);
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aKeyOfAnotherTypeIsAClearErrorAndIsKept(LockProtocol protocol) {
+		try (TestClient client = new TestClient(this.server, settings(protocol))) {
+			client.redis.opsForHash().put("lock:hash", "field", "value");
+			LeasedLock lock = client.registry.obtain("hash");
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::tryLock)
+				.withMessageContaining("'lock:hash'")
+				.withMessageContaining("holds a Redis hash");
+			assertThat(client.redis.opsForHash().get("lock:hash", "field")).isEqualTo("value");
+			assertThat(client.registry.localKeyCount()).isZero();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void whenRedisIsDownThenLockCallsFailNamingTheKey(LockProtocol protocol) {
+		try (TestClient client = new TestClient(this.server, settings(protocol), Duration.ofMillis(500))) {
+			this.server.stop();
+			LeasedLock lock = client.registry.obtain("down");
+			long start = System.nanoTime();
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(() -> lock.tryLock(Duration.ofSeconds(2)))
+				.withMessageContaining("'down'")
+				.satisfies((ex) -> assertThat(ex.getCause()).isNotNull());
+			// Bounded by the wait, whatever the client's reconnect and command timeouts
+			// do.
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::tryLock)
+				.withMessageContaining("'down'");
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::lock).withMessageContaining("'down'");
+			assertThat(lock.isHeldByCurrentThread()).isFalse();
+			assertThat(client.registry.localKeyCount()).isZero();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void whenRedisStallsThenATimedWaitEndsOnTimeAndALateAcquisitionIsReleased(LockProtocol protocol)
+			throws InterruptedException {
+		try (TestClient client = new TestClient(this.server, settings(protocol), Duration.ofSeconds(30))) {
+			LeasedLock lock = client.registry.obtain("stalled");
+			assertThat(lock.tryLock()).isTrue();
+			lock.unlock();
+			this.server.pause();
+			long start = System.nanoTime();
+			try {
+				assertThatExceptionOfType(LockAccessException.class)
+					.isThrownBy(() -> lock.tryLock(Duration.ofMillis(500)))
+					.withMessageContaining("did not answer within the wait")
+					.withMessageContaining("'stalled'");
+				// The command timeout is 30 s; the wait is what bounds the call.
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+			}
+			finally {
+				this.server.resume();
+			}
+			// The attempt that reached Redis after the caller gave up is given back.
+			await().atMost(Duration.ofSeconds(20)).until(() -> !client.redis.hasKey("lock:stalled"));
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			lock.unlock();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void whenRedisIsDownAtUnlockThenItFailsAndStillClearsTheLocalHold(LockProtocol protocol) {
+		try (TestClient client = new TestClient(this.server, settings(protocol), Duration.ofMillis(500))) {
+			LeasedLock lock = client.registry.obtain("unlock-down");
+			lock.lock();
+			this.server.stop();
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock)
+				.withMessageContaining("'unlock-down'");
+			assertThat(lock.isHeldByCurrentThread()).isFalse();
+			assertThat(lock.holdCount()).isZero();
+			assertThat(client.registry.localKeyCount()).isZero();
+		}
+	}
+
+	@Test
+	void creatingARegistryDoesNotTouchRedis() {
+		this.server.stop();
+		try (TestClient client = new TestClient(this.server, SetnxLockSettings.defaults())) {
+			assertThat(client.registry.obtain("lazy").key()).isEqualTo("lazy");
+		}
+	}
+
+}

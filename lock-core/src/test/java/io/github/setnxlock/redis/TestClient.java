@@ -1,0 +1,56 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+
+import io.github.setnxlock.test.RedisConnections;
+import io.github.setnxlock.test.RedisServer;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * A Redis client for one test: a connection factory on a test server, its template, and
+ * the registries built on it, all closed together.
+ *
+ * @author setnx-lock authors
+ */
+final class TestClient implements AutoCloseable {
+
+	private final LettuceConnectionFactory factory;
+
+	final StringRedisTemplate redis;
+
+	final SetnxLockRegistry registry;
+
+	TestClient(RedisServer server, SetnxLockSettings settings) {
+		this(server, settings, Duration.ofSeconds(2));
+	}
+
+	TestClient(RedisServer server, SetnxLockSettings settings, Duration commandTimeout) {
+		this.factory = RedisConnections.create(server, commandTimeout);
+		this.redis = RedisConnections.template(this.factory);
+		this.registry = new SetnxLockRegistry(this.redis, settings);
+	}
+
+	@Override
+	public void close() {
+		this.registry.close();
+		this.factory.destroy();
+	}
+
+}

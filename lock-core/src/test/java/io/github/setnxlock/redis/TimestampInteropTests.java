@@ -1,0 +1,217 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.AbstractLockContractTests.UnsafeCounter;
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The timestamp protocol shares keys with clients of the documented {@code SETNX} pattern
+ * ({@link DocumentedSetnxClient}): with the defaults of that pattern (seconds, no key
+ * prefix), neither side ever holds a key while the other does, and each takes over the
+ * other's stale timestamps.
+ *
+ * @author setnx-lock authors
+ */
+class TimestampInteropTests {
+
+	private static final String KEY = "lock.foo";
+
+	private static RedisServer server;
+
+	private TestClient ours;
+
+	private TestClient theirs;
+
+	private ExecutorService threads;
+
+	@BeforeAll
+	static void startRedis() {
+		server = RedisServer.start();
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		server.close();
+	}
+
+	@BeforeEach
+	void connect() {
+		server.execute("FLUSHALL");
+		SetnxLockSettings settings = SetnxLockSettings.builder()
+			.protocol(LockProtocol.TIMESTAMP)
+			.keyPrefix("")
+			.timestampUnit(TimestampUnit.SECONDS)
+			.build();
+		this.ours = new TestClient(server, settings);
+		this.theirs = new TestClient(server, settings);
+		this.threads = Executors.newCachedThreadPool();
+	}
+
+	@AfterEach
+	void disconnect() throws InterruptedException {
+		this.threads.shutdownNow();
+		this.threads.awaitTermination(10, TimeUnit.SECONDS);
+		this.ours.close();
+		this.theirs.close();
+	}
+
+	@Test
+	void documentedClientsAndRegistryThreadsNeverHoldTogether() throws Exception {
+		int threadsPerSide = 4;
+		long runNanos = TimeUnit.SECONDS.toNanos(4);
+		UnsafeCounter counter = new UnsafeCounter();
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger overlaps = new AtomicInteger();
+		AtomicInteger byRegistry = new AtomicInteger();
+		AtomicInteger byDocumented = new AtomicInteger();
+		AtomicInteger badValues = new AtomicInteger();
+		long start = System.nanoTime();
+		List<Future<?>> workers = new ArrayList<>();
+		DocumentedSetnxClient documented = new DocumentedSetnxClient(this.theirs.redis);
+		for (int t = 0; t < threadsPerSide; t++) {
+			workers.add(this.threads.submit(() -> {
+				while (System.nanoTime() - start < runNanos) {
+					long expiry = documented.acquire(KEY, 10, Duration.ofSeconds(30));
+					assertThat(expiry).isPositive();
+					enter(inside, overlaps, counter);
+					byDocumented.incrementAndGet();
+					assertThat(documented.release(KEY, expiry)).isTrue();
+				}
+				return null;
+			}));
+			workers.add(this.threads.submit(() -> {
+				LeasedLock lock = this.ours.registry.obtain(KEY);
+				while (System.nanoTime() - start < runNanos) {
+					assertThat(lock.tryLock(Duration.ofSeconds(30), Duration.ofSeconds(10))).isTrue();
+					try {
+						String stored = this.ours.redis.opsForValue().get(KEY);
+						if (!isPlausibleExpiry(stored, 10)) {
+							badValues.incrementAndGet();
+						}
+						enter(inside, overlaps, counter);
+						byRegistry.incrementAndGet();
+					}
+					finally {
+						lock.unlock();
+					}
+				}
+				return null;
+			}));
+		}
+		for (Future<?> worker : workers) {
+			worker.get(90, TimeUnit.SECONDS);
+		}
+		assertThat(overlaps.get()).isZero();
+		assertThat(badValues.get()).isZero();
+		assertThat(byRegistry.get()).isPositive();
+		assertThat(byDocumented.get()).isPositive();
+		assertThat(counter.value()).isEqualTo(byRegistry.get() + byDocumented.get());
+	}
+
+	@Test
+	void registryTakesOverAStaleTimestampOfACrashedDocumentedClient() throws InterruptedException {
+		long stale = DocumentedSetnxClient.unixSeconds() - 5;
+		this.theirs.redis.opsForValue().set(KEY, Long.toString(stale));
+		LeasedLock lock = this.ours.registry.obtain(KEY);
+		assertThat(lock.tryLock()).isTrue();
+		assertThat(isPlausibleExpiry(this.ours.redis.opsForValue().get(KEY), 30)).isTrue();
+		lock.unlock();
+		assertThat(this.ours.redis.hasKey(KEY)).isFalse();
+	}
+
+	@Test
+	void documentedClientTakesOverAStaleTimestampOfARegistryHolder() throws Exception {
+		LeasedLock lock = this.ours.registry.obtain(KEY);
+		assertThat(lock.tryLock(Duration.ZERO, Duration.ofSeconds(1))).isTrue();
+		DocumentedSetnxClient documented = new DocumentedSetnxClient(this.theirs.redis);
+		long expiry = documented.acquire(KEY, 30, Duration.ofSeconds(10));
+		assertThat(expiry).isPositive();
+		assertThat(this.theirs.redis.opsForValue().get(KEY)).isEqualTo(Long.toString(expiry));
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(this.theirs.redis.opsForValue().get(KEY)).isEqualTo(Long.toString(expiry));
+		assertThat(documented.release(KEY, expiry)).isTrue();
+	}
+
+	@Test
+	void aLosingDocumentedGetsetDoesNotCostTheHolderItsLock() throws Exception {
+		LeasedLock lock = this.ours.registry.obtain(KEY);
+		assertThat(lock.tryLock()).isTrue();
+		long ours = Long.parseLong(this.ours.redis.opsForValue().get(KEY));
+		// A contender that read an expired value before we took the key sends its GETSET
+		// now: it gets our valid timestamp back, so by the documentation it lost and goes
+		// back to waiting, but the value it wrote stays.
+		String old = this.theirs.redis.opsForValue().getAndSet(KEY, Long.toString(ours + 3));
+		assertThat(Long.parseLong(old)).isEqualTo(ours);
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+		assertThat(this.ours.redis.hasKey(KEY)).isFalse();
+	}
+
+	@Test
+	void fencingTokensDoNotChangeTheValueOtherClientsRead() throws InterruptedException {
+		LeasedLock lock = this.ours.registry.obtain(KEY);
+		assertThat(lock.tryLock()).isTrue();
+		AtomicLong token = new AtomicLong(lock.fencingToken());
+		assertThat(token.get()).isPositive();
+		assertThat(this.ours.redis.opsForValue().get(KEY)).matches("\\d{10}");
+		assertThat(this.ours.redis.hasKey("{" + KEY + "}:fence")).isTrue();
+		lock.unlock();
+	}
+
+	private static void enter(AtomicInteger inside, AtomicInteger overlaps, UnsafeCounter counter) {
+		if (inside.incrementAndGet() != 1) {
+			overlaps.incrementAndGet();
+		}
+		counter.increment();
+		inside.decrementAndGet();
+	}
+
+	/**
+	 * Whether a stored value is what the documentation writes: a decimal Unix time in
+	 * seconds, at most {@code lease + 1} seconds ahead (a second more for the clock
+	 * tick).
+	 */
+	private static boolean isPlausibleExpiry(String stored, long leaseSeconds) {
+		if (stored == null || !stored.matches("\\d{10}")) {
+			return false;
+		}
+		long now = DocumentedSetnxClient.unixSeconds();
+		long value = Long.parseLong(stored);
+		return value > now && value <= now + leaseSeconds + 2;
+	}
+
+}

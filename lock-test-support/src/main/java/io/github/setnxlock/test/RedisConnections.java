@@ -1,0 +1,60 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.test;
+
+import java.time.Duration;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * Spring Data Redis clients for a test server, built the way an application builds them.
+ *
+ * @author setnx-lock authors
+ */
+public final class RedisConnections {
+
+	private RedisConnections() {
+	}
+
+	/**
+	 * Create and start a Lettuce connection factory for the server; destroy it after use.
+	 * @param server the server
+	 * @param commandTimeout how long a command may take before the client gives up
+	 * @return the started factory
+	 */
+	public static LettuceConnectionFactory create(RedisServer server, Duration commandTimeout) {
+		RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(server.host(), server.port());
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(standalone, client);
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	/**
+	 * Create a string template on a factory.
+	 * @param factory the factory
+	 * @return the template
+	 */
+	public static StringRedisTemplate template(LettuceConnectionFactory factory) {
+		return new StringRedisTemplate(factory);
+	}
+
+}
