@@ -146,6 +146,26 @@ public interface LeasedLock extends Lock {
 	void unlock();
 
 	/**
+	 * Release one hold of the lock, but leave the lock in Redis for the given time, after
+	 * which it ends by itself. Until then no other client can acquire it, not even
+	 * another thread of this JVM, while this thread is free to go on. It is meant for
+	 * work that must not run again too soon elsewhere, such as a scheduled job that
+	 * finishes quickly ("hold at least").
+	 * <p>
+	 * When the current thread holds the lock more than once this only counts one hold
+	 * down, as {@link #unlock()} does. The time replaces what was left of the lease; it
+	 * may be shorter or longer.
+	 * @param keep how long the lock stays in Redis; positive
+	 * @throws IllegalArgumentException if {@code keep} is not positive
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws LockLostException if the lease had ended or another client had taken the
+	 * lock; the local hold is released all the same
+	 * @throws LockAccessException if Redis could not be reached; the local hold is
+	 * released all the same and the key ends with its lease
+	 */
+	void unlockKeepingFor(Duration keep);
+
+	/**
 	 * Not supported: a condition cannot be waited on across processes.
 	 * @throws UnsupportedOperationException always
 	 */

@@ -45,6 +45,16 @@ interface LockCommands {
 	ReleaseResult release(LockKey key, Lease lease);
 
 	/**
+	 * If the lock key still belongs to the given lease, let it expire after the given
+	 * time instead of deleting it.
+	 * @param key the lock's keys
+	 * @param lease the lease to give back
+	 * @param keep how long the key stays
+	 * @return what the release found
+	 */
+	ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep);
+
+	/**
 	 * Whether any client holds the lock now.
 	 * @param key the lock's keys
 	 * @return {@code true} if held

@@ -42,6 +42,10 @@ final class LockScripts {
 
 	static final RedisScript<Long> TIMESTAMP_RELEASE = longScript("timestamp-clock.lua", "timestamp-release.lua");
 
+	static final RedisScript<Long> TOKEN_KEEP = longScript("token-keep.lua");
+
+	static final RedisScript<Long> TIMESTAMP_KEEP = longScript("timestamp-clock.lua", "timestamp-keep.lua");
+
 	static final RedisScript<List> TIMESTAMP_HELD = listScript("timestamp-clock.lua", "timestamp-held.lua");
 
 	private LockScripts() {

@@ -152,6 +152,16 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public void unlock() {
+		release(null);
+	}
+
+	@Override
+	public void unlockKeepingFor(Duration keep) {
+		SetnxLockSettings.checkLease("keep", keep);
+		release(keep);
+	}
+
+	private void release(Duration keep) {
 		Thread current = Thread.currentThread();
 		KeyState state = this.registry.states.find(this.key.redisKey());
 		Hold hold = (state != null) ? state.holdOf(current) : null;
@@ -168,7 +178,9 @@ final class RedisLeasedLock implements LeasedLock {
 		}
 		ReleaseResult result;
 		try {
-			result = this.registry.runner.runUninterrupted(() -> this.registry.commands.release(this.key, hold.lease));
+			result = this.registry.runner.runUninterrupted(
+					() -> (keep != null) ? this.registry.commands.releaseKeeping(this.key, hold.lease, keep)
+							: this.registry.commands.release(this.key, hold.lease));
 		}
 		finally {
 			// Redis first: a local waiter must not find our key still there.

@@ -90,6 +90,19 @@ final class TimestampLockCommands implements LockCommands {
 	public ReleaseResult release(LockKey key, Lease lease) {
 		Long result = RedisCall.run(key, "release", () -> this.redis.execute(LockScripts.TIMESTAMP_RELEASE,
 				List.of(key.redisKey()), lease.value(), Long.toString(this.unitMillis), callerClock()));
+		return releaseResult(result);
+	}
+
+	@Override
+	public ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep) {
+		Long result = RedisCall.run(key, "release",
+				() -> this.redis.execute(LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey()), lease.value(),
+						Long.toString(this.unitMillis), callerClock(), Long.toString(keep.toMillis()),
+						Long.toString(KEY_GRACE.toMillis())));
+		return releaseResult(result);
+	}
+
+	private static ReleaseResult releaseResult(Long result) {
 		if (result == null || result == 0) {
 			return ReleaseResult.NOT_OURS;
 		}

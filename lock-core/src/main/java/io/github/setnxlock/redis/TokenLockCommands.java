@@ -66,6 +66,13 @@ final class TokenLockCommands implements LockCommands {
 	}
 
 	@Override
+	public ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep) {
+		Long kept = RedisCall.run(key, "release", () -> this.redis.execute(LockScripts.TOKEN_KEEP,
+				List.of(key.redisKey()), lease.value(), Long.toString(keep.toMillis())));
+		return (kept != null && kept == 1) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OURS;
+	}
+
+	@Override
 	public boolean isLocked(LockKey key) {
 		return Boolean.TRUE.equals(RedisCall.run(key, "read", () -> this.redis.hasKey(key.redisKey())));
 	}

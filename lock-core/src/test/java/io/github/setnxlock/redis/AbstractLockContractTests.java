@@ -285,6 +285,35 @@ abstract class AbstractLockContractTests {
 	}
 
 	@Test
+	void unlockKeepingForFreesTheThreadButKeepsTheLockUntilTheTimeIsUp() throws Exception {
+		LeasedLock lock = this.first.registry.obtain("kept");
+		lock.lock();
+		lock.unlockKeepingFor(shortLease());
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(lock.holdCount()).isZero();
+		assertThat(this.first.registry.localKeyCount()).isZero();
+		assertThat(lock.isLocked()).isTrue();
+		LeasedLock elsewhere = this.second.registry.obtain("kept");
+		assertThat(elsewhere.tryLock()).isFalse();
+		assertThat(lock.tryLock()).isFalse();
+		assertThat(elsewhere.tryLock(Duration.ofSeconds(10))).isTrue();
+		elsewhere.unlock();
+		assertThat(lock.isLocked()).isFalse();
+	}
+
+	@Test
+	void unlockKeepingForRejectsABadTimeAndKeepsTheHold() {
+		LeasedLock lock = this.first.registry.obtain("kept-bad");
+		lock.lock();
+		assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> lock.unlockKeepingFor(Duration.ZERO))
+			.withMessage("keep must be positive, but was PT0S");
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+		assertThatExceptionOfType(IllegalMonitorStateException.class)
+			.isThrownBy(() -> lock.unlockKeepingFor(Duration.ofSeconds(1)));
+	}
+
+	@Test
 	void newConditionIsNotSupported() {
 		LeasedLock lock = this.first.registry.obtain("condition");
 		assertThatExceptionOfType(UnsupportedOperationException.class).isThrownBy(lock::newCondition);

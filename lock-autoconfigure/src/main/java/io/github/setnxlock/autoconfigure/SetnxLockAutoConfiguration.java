@@ -1,0 +1,109 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.annotation.LockTimings;
+import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.SetnxLockSettings;
+
+/**
+ * Auto-configures a {@link SetnxLockRegistry} on the application's
+ * {@link RedisConnectionFactory}, and the {@link LockTimings} of {@code @DistributedLock}
+ * methods, from {@link SetnxLockProperties}. Nothing here talks to Redis, so the
+ * application starts while Redis is down; invalid settings fail start-up with the name of
+ * the property.
+ *
+ * @author setnx-lock authors
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@ConditionalOnClass(StringRedisTemplate.class)
+@ConditionalOnBooleanProperty(name = "setnx.lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SetnxLockProperties.class)
+public final class SetnxLockAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(LockRegistry.class)
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties) {
+		return new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings(properties));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LockTimings setnxLockTimings(SetnxLockProperties properties) {
+		checkWait("setnx.lock.wait-time", properties.getWaitTime());
+		for (Map.Entry<String, SetnxLockProperties.Lock> lock : properties.getLocks().entrySet()) {
+			String prefix = "setnx.lock.locks." + lock.getKey();
+			if (lock.getValue().getWaitTime() != null) {
+				checkWait(prefix + ".wait-time", lock.getValue().getWaitTime());
+			}
+			if (lock.getValue().getLeaseTime() != null) {
+				checkLease(prefix + ".lease-time", lock.getValue().getLeaseTime());
+			}
+		}
+		return new PropertiesLockTimings(properties.getWaitTime(), properties.getLocks());
+	}
+
+	static SetnxLockSettings settings(SetnxLockProperties properties) {
+		if (properties.getKeyPrefix() == null) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.key-prefix", null,
+					"The key prefix must not be null; use an empty value for no prefix.");
+		}
+		checkLease("setnx.lock.lease-time", properties.getLeaseTime());
+		return SetnxLockSettings.builder()
+			.keyPrefix(properties.getKeyPrefix())
+			.protocol(properties.getProtocol())
+			.leaseTime(properties.getLeaseTime())
+			.timestampUnit(properties.getTimestamp().getUnit())
+			.timestampClock(properties.getTimestamp().getClock())
+			.build();
+	}
+
+	private static void checkLease(String property, Duration lease) {
+		if (lease == null || lease.isNegative() || lease.toMillis() < 1) {
+			throw new InvalidConfigurationPropertyValueException(property, lease, "A lease must be at least 1ms long.");
+		}
+		try {
+			SetnxLockSettings.builder().leaseTime(lease);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidConfigurationPropertyValueException(property, lease, ex.getMessage());
+		}
+	}
+
+	private static void checkWait(String property, Duration wait) {
+		if (wait == null || wait.isNegative()) {
+			throw new InvalidConfigurationPropertyValueException(property, wait, "A wait must be zero or positive.");
+		}
+	}
+
+}

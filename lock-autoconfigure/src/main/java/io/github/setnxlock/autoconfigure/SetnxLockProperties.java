@@ -1,0 +1,229 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import io.github.setnxlock.redis.LockProtocol;
+import io.github.setnxlock.redis.TimestampClock;
+import io.github.setnxlock.redis.TimestampUnit;
+
+/**
+ * Configuration properties for setnx-lock, under {@code setnx.lock}.
+ *
+ * @author setnx-lock authors
+ */
+@ConfigurationProperties("setnx.lock")
+public class SetnxLockProperties {
+
+	/**
+	 * Whether to auto-configure the lock registry and the @DistributedLock advice.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix put before every lock key. The Redis key of lock K is exactly prefix + K; an
+	 * empty prefix gives the documented SETNX pattern's keys, such as 'lock.foo'.
+	 */
+	private String keyPrefix = "lock:";
+
+	/**
+	 * How locks are kept in Redis: 'token' (an owner token that expires with the lease)
+	 * or 'timestamp' (the SETNX documentation's pattern, shared with its other clients).
+	 */
+	private LockProtocol protocol = LockProtocol.TOKEN;
+
+	/**
+	 * Lease of acquisitions that do not name one: a hold ends by itself after this long.
+	 */
+	private Duration leaseTime = Duration.ofSeconds(30);
+
+	/**
+	 * How long @DistributedLock methods wait for their lock when neither the annotation
+	 * nor the lock's own settings say.
+	 */
+	private Duration waitTime = Duration.ofSeconds(5);
+
+	private final Timestamp timestamp = new Timestamp();
+
+	private final Aspect aspect = new Aspect();
+
+	/**
+	 * Settings of single locks, by the lock's name (the @DistributedLock name, by default
+	 * 'SimpleClassName.methodName'). They take precedence over the annotation.
+	 */
+	private final Map<String, Lock> locks = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public LockProtocol getProtocol() {
+		return this.protocol;
+	}
+
+	public void setProtocol(LockProtocol protocol) {
+		this.protocol = protocol;
+	}
+
+	public Duration getLeaseTime() {
+		return this.leaseTime;
+	}
+
+	public void setLeaseTime(Duration leaseTime) {
+		this.leaseTime = leaseTime;
+	}
+
+	public Duration getWaitTime() {
+		return this.waitTime;
+	}
+
+	public void setWaitTime(Duration waitTime) {
+		this.waitTime = waitTime;
+	}
+
+	public Timestamp getTimestamp() {
+		return this.timestamp;
+	}
+
+	public Aspect getAspect() {
+		return this.aspect;
+	}
+
+	public Map<String, Lock> getLocks() {
+		return this.locks;
+	}
+
+	/**
+	 * Settings of the timestamp protocol.
+	 */
+	public static class Timestamp {
+
+		/**
+		 * Unit of the stored Unix timestamps: 'seconds', as in the SETNX documentation,
+		 * or 'milliseconds'. Must match the other clients of the same keys.
+		 */
+		private TimestampUnit unit = TimestampUnit.SECONDS;
+
+		/**
+		 * Where "now" comes from: 'redis' (the server's TIME, one clock for every client)
+		 * or 'local' (this JVM's clock, as clients of the documented pattern use theirs).
+		 */
+		private TimestampClock clock = TimestampClock.REDIS;
+
+		public TimestampUnit getUnit() {
+			return this.unit;
+		}
+
+		public void setUnit(TimestampUnit unit) {
+			this.unit = unit;
+		}
+
+		public TimestampClock getClock() {
+			return this.clock;
+		}
+
+		public void setClock(TimestampClock clock) {
+			this.clock = clock;
+		}
+
+	}
+
+	/**
+	 * Settings of the @DistributedLock advice.
+	 */
+	public static class Aspect {
+
+		/**
+		 * Whether to run @DistributedLock methods under their locks.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Order of the @DistributedLock advice among other advice; the default puts it
+		 * outside @Transactional of the default order.
+		 */
+		private int order = io.github.setnxlock.annotation.DistributedLockAdvisor.DEFAULT_ORDER;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getOrder() {
+			return this.order;
+		}
+
+		public void setOrder(int order) {
+			this.order = order;
+		}
+
+	}
+
+	/**
+	 * Settings of one lock.
+	 */
+	public static class Lock {
+
+		/**
+		 * How long calls wait for this lock; overrides the annotation's waitTime.
+		 */
+		private Duration waitTime;
+
+		/**
+		 * Lease of this lock's holds; overrides the annotation's leaseTime.
+		 */
+		private Duration leaseTime;
+
+		public Duration getWaitTime() {
+			return this.waitTime;
+		}
+
+		public void setWaitTime(Duration waitTime) {
+			this.waitTime = waitTime;
+		}
+
+		public Duration getLeaseTime() {
+			return this.leaseTime;
+		}
+
+		public void setLeaseTime(Duration leaseTime) {
+			this.leaseTime = leaseTime;
+		}
+
+	}
+
+}

@@ -1,0 +1,300 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.annotation.DistributedLock;
+import io.github.setnxlock.annotation.DistributedLockAdvisor;
+import io.github.setnxlock.annotation.LockNotAcquiredException;
+import io.github.setnxlock.annotation.LockTimings;
+import io.github.setnxlock.redis.LockProtocol;
+import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.SetnxLockSettings;
+import io.github.setnxlock.redis.TimestampClock;
+import io.github.setnxlock.redis.TimestampUnit;
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aop.Advisor;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Every condition and property of {@link SetnxLockAutoConfiguration} and
+ * {@link DistributedLockAutoConfiguration}, with Spring Boot's Redis auto-configuration
+ * pointed at a real {@code redis-server}.
+ *
+ * @author setnx-lock authors
+ */
+class SetnxLockAutoConfigurationTests {
+
+	private static RedisServer server;
+
+	private static ApplicationContextRunner runner;
+
+	@BeforeAll
+	static void startRedis() {
+		server = RedisServer.start();
+		runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
+					DistributedLockAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		server.close();
+	}
+
+	@Test
+	void whenRedisIsConfiguredThenRegistryTimingsAndAdviceWithDefaults() {
+		runner.run((context) -> {
+			assertThat(context).hasSingleBean(LockRegistry.class)
+				.hasSingleBean(SetnxLockRegistry.class)
+				.hasSingleBean(LockTimings.class)
+				.hasSingleBean(DistributedLockAdvisor.class);
+			SetnxLockSettings settings = context.getBean(SetnxLockRegistry.class).getSettings();
+			assertThat(settings.keyPrefix()).isEqualTo("lock:");
+			assertThat(settings.protocol()).isEqualTo(LockProtocol.TOKEN);
+			assertThat(settings.leaseTime()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(settings.timestampUnit()).isEqualTo(TimestampUnit.SECONDS);
+			assertThat(settings.timestampClock()).isEqualTo(TimestampClock.REDIS);
+			assertThat(context.getBean(LockTimings.class).waitTime("any", null)).isEqualTo(Duration.ofSeconds(5));
+			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
+				.isEqualTo(DistributedLockAdvisor.DEFAULT_ORDER);
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("autoconfigured");
+			assertThat(lock.tryLock()).isTrue();
+			assertThat(context.getBean(StringRedisTemplate.class).hasKey("lock:autoconfigured")).isTrue();
+			lock.unlock();
+		});
+	}
+
+	@Test
+	void propertiesReachTheRegistryInLowerCase() {
+		runner
+			.withPropertyValues("setnx.lock.key-prefix=", "setnx.lock.protocol=timestamp", "setnx.lock.lease-time=45s",
+					"setnx.lock.timestamp.unit=milliseconds", "setnx.lock.timestamp.clock=local",
+					"setnx.lock.wait-time=250ms", "setnx.lock.aspect.order=42")
+			.run((context) -> {
+				SetnxLockSettings settings = context.getBean(SetnxLockRegistry.class).getSettings();
+				assertThat(settings.keyPrefix()).isEmpty();
+				assertThat(settings.protocol()).isEqualTo(LockProtocol.TIMESTAMP);
+				assertThat(settings.leaseTime()).isEqualTo(Duration.ofSeconds(45));
+				assertThat(settings.timestampUnit()).isEqualTo(TimestampUnit.MILLISECONDS);
+				assertThat(settings.timestampClock()).isEqualTo(TimestampClock.LOCAL);
+				assertThat(context.getBean(LockTimings.class).waitTime("any", null)).isEqualTo(Duration.ofMillis(250));
+				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
+			});
+	}
+
+	@Test
+	void perLockSettingsTakePrecedenceOverTheAnnotation() {
+		runner
+			.withPropertyValues("setnx.lock.locks[Guarded.run].wait-time=0s",
+					"setnx.lock.locks[Guarded.run].lease-time=2s", "setnx.lock.wait-time=7s")
+			.run((context) -> {
+				LockTimings timings = context.getBean(LockTimings.class);
+				assertThat(timings.waitTime("Guarded.run", Duration.ofSeconds(10))).isZero();
+				assertThat(timings.leaseTime("Guarded.run", Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(2));
+				assertThat(timings.waitTime("other", Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(10));
+				assertThat(timings.waitTime("other", null)).isEqualTo(Duration.ofSeconds(7));
+				assertThat(timings.leaseTime("other", null)).isNull();
+			});
+	}
+
+	@Test
+	void annotatedBeansAreLockedWithTheirPerLockSettings() {
+		runner.withUserConfiguration(GuardedConfiguration.class)
+			.withPropertyValues("setnx.lock.locks[Guarded.run].wait-time=0s")
+			.run((context) -> {
+				Guarded guarded = context.getBean(Guarded.class);
+				assertThat(AopUtils.isAopProxy(guarded)).isTrue();
+				assertThat(guarded.run()).isEqualTo("held lock:Guarded.run");
+				LeasedLock lock = context.getBean(LockRegistry.class).obtain("Guarded.run");
+				lock.lock();
+				try {
+					CompletableFuture
+						.runAsync(
+								() -> assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(guarded::run)
+									.satisfies((ex) -> assertThat(ex.getWaitTime()).isZero()))
+						.get(10, TimeUnit.SECONDS);
+				}
+				finally {
+					lock.unlock();
+				}
+			});
+	}
+
+	@Test
+	void whenTheUserDefinesARegistryThenTheAutoConfiguredOneBacksOff() {
+		runner.withUserConfiguration(UserRegistryConfiguration.class).run((context) -> {
+			assertThat(context).hasSingleBean(LockRegistry.class).hasBean("userRegistry");
+			assertThat(context).doesNotHaveBean("setnxLockRegistry");
+			assertThat(context).hasSingleBean(DistributedLockAdvisor.class);
+		});
+	}
+
+	@Test
+	void whenTheUserDefinesTimingsThenTheAutoConfiguredOnesBackOff() {
+		runner.withBean("userTimings", LockTimings.class, () -> LockTimings.withDefaultWait(Duration.ofMinutes(1)))
+			.run((context) -> assertThat(context.getBean(LockTimings.class).waitTime("any", null))
+				.isEqualTo(Duration.ofMinutes(1)));
+	}
+
+	@Test
+	void whenDisabledThenNoRegistryAndNoAdvice() {
+		runner.withPropertyValues("setnx.lock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LockRegistry.class)
+				.doesNotHaveBean(LockTimings.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void whenTheAspectIsDisabledThenARegistryButNoAdvice() {
+		runner.withPropertyValues("setnx.lock.aspect.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(LockRegistry.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void whenThereIsNoRedisConnectionFactoryThenNoRegistry() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(SetnxLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LockRegistry.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void whenSpringDataRedisIsMissingThenNothing() {
+		runner.withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(LockRegistry.class)
+				.doesNotHaveBean(SetnxLockProperties.class));
+	}
+
+	@Test
+	void whenSpringAopIsMissingThenARegistryButNoAdvice() {
+		runner.withClassLoader(new FilteredClassLoader(Advisor.class))
+			.run((context) -> assertThat(context).hasSingleBean(LockRegistry.class)
+				.doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void whenRedisIsDownThenTheApplicationStartsAndLockCallsFailNamingTheKey() throws IOException {
+		int closedPort;
+		try (ServerSocket socket = new ServerSocket(0)) {
+			closedPort = socket.getLocalPort();
+		}
+		runner.withPropertyValues("spring.data.redis.port=" + closedPort, "spring.data.redis.timeout=500ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(LockRegistry.class);
+				LeasedLock lock = context.getBean(LockRegistry.class).obtain("down");
+				assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::tryLock)
+					.withMessageContaining("'down'");
+			});
+	}
+
+	@Test
+	void aNegativeLeaseFailsStartUpNamingTheProperty() {
+		assertStartUpFails("setnx.lock.lease-time=-1s", "setnx.lock.lease-time");
+		assertStartUpFails("setnx.lock.lease-time=0s", "setnx.lock.lease-time");
+		assertStartUpFails("setnx.lock.lease-time=400d", "setnx.lock.lease-time");
+	}
+
+	@Test
+	void aNegativeWaitFailsStartUpNamingTheProperty() {
+		assertStartUpFails("setnx.lock.wait-time=-5s", "setnx.lock.wait-time");
+		assertStartUpFails("setnx.lock.locks[Orders.place].wait-time=-1ms", "setnx.lock.locks.Orders.place.wait-time");
+		assertStartUpFails("setnx.lock.locks[Orders.place].lease-time=0ms", "setnx.lock.locks.Orders.place.lease-time");
+	}
+
+	@Test
+	void anUnknownProtocolFailsStartUpNamingTheProperty() {
+		runner.withPropertyValues("setnx.lock.protocol=redlock").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("redlock");
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("setnx.lock.protocol");
+		});
+	}
+
+	private void assertStartUpFails(String property, String name) {
+		runner.withPropertyValues(property).run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidConfigurationPropertyValueException.class)
+				.satisfies((ex) -> assertThat(((InvalidConfigurationPropertyValueException) ex).getName())
+					.isEqualTo(name));
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserRegistryConfiguration {
+
+		@Bean
+		LockRegistry userRegistry(StringRedisTemplate redis) {
+			return new SetnxLockRegistry(redis);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class GuardedConfiguration {
+
+		@Bean
+		Guarded guarded(StringRedisTemplate redis) {
+			return new Guarded(redis);
+		}
+
+	}
+
+	static class Guarded {
+
+		private final StringRedisTemplate redis;
+
+		Guarded(StringRedisTemplate redis) {
+			this.redis = redis;
+		}
+
+		@DistributedLock(waitTime = "10s")
+		public String run() {
+			return Boolean.TRUE.equals(this.redis.hasKey("lock:Guarded.run")) ? "held lock:Guarded.run" : "not held";
+		}
+
+	}
+
+}

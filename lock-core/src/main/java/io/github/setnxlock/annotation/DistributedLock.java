@@ -1,0 +1,136 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs a Spring bean method under a distributed lock of the application's
+ * {@link io.github.setnxlock.LockRegistry}: the lock is taken before the method runs and
+ * released when it returns or throws.
+ * <p>
+ * <b>Which lock.</b> The lock key is the {@link #name()} (by default
+ * {@code SimpleClassName.methodName}), followed by {@code ':'} and the value of the
+ * {@link #key()} expression when there is one:
+ * {@code @DistributedLock(key = "#order.id")} on {@code OrderService.place(Order order)}
+ * locks {@code OrderService.place:42}, so calls for different orders do not contend. The
+ * registry puts its key prefix before it.
+ * <p>
+ * <b>How long.</b> The call waits up to {@link #waitTime()} for the lock, and holds it
+ * for {@link #leaseTime()}. Settings keyed by the lock's {@link #name()}
+ * ({@code setnx.lock.locks.<name>.wait-time} and {@code .lease-time} with the Spring Boot
+ * starter) take precedence over the attributes, so operators can tune a lock without a
+ * new build; the attributes take precedence over the global defaults.
+ * <p>
+ * <b>When the lock cannot be had</b> within the wait, {@link #onFailure()} decides: throw
+ * a {@link LockNotAcquiredException} (the default), skip the call, or call a
+ * {@link #fallback() fallback method}. An interrupt while waiting always throws a
+ * {@link LockNotAcquiredException} and keeps the thread's interrupt status; a Redis
+ * failure always throws the registry's {@link io.github.setnxlock.LockAccessException}.
+ * <p>
+ * <b>When the lock is lost</b> before the method returns (its lease ended), the
+ * {@link io.github.setnxlock.LockLostException} of the release reaches the caller: the
+ * work may not have been exclusive. If the method threw, its exception is rethrown with
+ * the release failure attached as suppressed.
+ * <p>
+ * <b>Order with other advice.</b> The lock is taken outside {@code @Transactional}:
+ * before the transaction begins, and released after it commits or rolls back, so the next
+ * holder sees the committed data. With {@code @Async} the lock covers the asynchronous
+ * execution. A method that returns a future or a reactive type and does its work after
+ * returning is covered only while it runs, not while its result completes.
+ * <p>
+ * <b>Scheduled jobs.</b> On a {@code @Scheduled} method with {@code waitTime = "0s"} and
+ * {@code onFailure = SKIP}, one instance of the application runs each execution and the
+ * others skip it; {@link #holdAtLeast()} keeps a fast job from running again on another
+ * instance within the same period.
+ * <p>
+ * <b>Checked at start-up.</b> The expression's syntax, the durations, the fallback method
+ * and the return type (a primitive cannot be skipped) are checked when the bean is
+ * created, so a mistake stops the application from starting with a message naming the
+ * method.
+ *
+ * @author setnx-lock authors
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface DistributedLock {
+
+	/**
+	 * The lock's logical name: the start of its key, and the name its settings, metrics
+	 * and log lines use. Empty means {@code SimpleClassName.methodName} of the class that
+	 * declares the method (overloads share it).
+	 * @return the name
+	 */
+	String name() default "";
+
+	/**
+	 * A SpEL expression over the method's arguments whose value is appended to the name,
+	 * after a {@code ':'}. Arguments are {@code #p0}, {@code #a0}, ... always, and
+	 * {@code #name} when the code is compiled with {@code -parameters};
+	 * {@code #root.method} and {@code #root.target} are there too, and {@code @bean}
+	 * names a bean. The value must not be {@code null}. Empty means the name alone is the
+	 * key.
+	 * @return the expression
+	 */
+	String key() default "";
+
+	/**
+	 * How long to wait for the lock, such as {@code "500ms"}, {@code "5s"} or
+	 * {@code "PT5S"}; {@code "0s"} makes a single attempt. Placeholders
+	 * ({@code "${jobs.wait}"}) are resolved. Empty means the registry's default wait
+	 * ({@code setnx.lock.wait-time}).
+	 * @return the wait
+	 */
+	String waitTime() default "";
+
+	/**
+	 * How long the lock is held before it ends by itself, in the format of
+	 * {@link #waitTime()}. Empty means the registry's lease
+	 * ({@code setnx.lock.lease-time}).
+	 * @return the lease
+	 */
+	String leaseTime() default "";
+
+	/**
+	 * The shortest time the lock stays taken, counted from its acquisition, in the format
+	 * of {@link #waitTime()}: when the method returns sooner, the lock stays in Redis
+	 * until then (the calling thread goes on). Empty means the lock is released as soon
+	 * as the method returns.
+	 * @return the minimum hold
+	 */
+	String holdAtLeast() default "";
+
+	/**
+	 * What to do when the lock is not acquired within the wait.
+	 * @return the action
+	 */
+	OnLockFailure onFailure() default OnLockFailure.THROW;
+
+	/**
+	 * The name of the method to call instead, with {@link OnLockFailure#FALLBACK}: a
+	 * method of the same class that takes the same parameters, optionally followed by a
+	 * {@link LockNotAcquiredException}, and returns a type the locked method may return.
+	 * @return the fallback method's name
+	 */
+	String fallback() default "";
+
+}

@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.annotation;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.function.Supplier;
+
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.EvaluationException;
+import org.springframework.util.function.SingletonSupplier;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockRegistry;
+
+/**
+ * Runs a {@link DistributedLock} method under its lock: resolve the key, acquire, call,
+ * release, and map a lock that could not be had to the annotation's
+ * {@link OnLockFailure}. Everything about the annotation itself was read beforehand
+ * ({@link LockedMethod}).
+ *
+ * @author setnx-lock authors
+ */
+final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private final Supplier<LockRegistry> registry;
+
+	private final Supplier<LockTimings> timings;
+
+	private final LockedMethods methods;
+
+	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+
+	private volatile BeanFactory beanFactory;
+
+	DistributedLockInterceptor(Supplier<LockRegistry> registry, Supplier<LockTimings> timings, LockedMethods methods) {
+		this.registry = SingletonSupplier.of(registry);
+		this.timings = SingletonSupplier.of(timings);
+		this.methods = methods;
+	}
+
+	void setBeanFactory(BeanFactory beanFactory) {
+		this.beanFactory = beanFactory;
+	}
+
+	@Override
+	public Object invoke(MethodInvocation invocation) throws Throwable {
+		Object target = invocation.getThis();
+		Class<?> targetClass = (target != null) ? AopUtils.getTargetClass(target) : null;
+		LockedMethod locked = this.methods.find(invocation.getMethod(), targetClass);
+		if (locked == null) {
+			return invocation.proceed();
+		}
+		String key = lockKey(locked, target, invocation.getArguments());
+		LeasedLock lock = this.registry.get().obtain(key);
+		LockTimings timings = this.timings.get();
+		Duration wait = timings.waitTime(locked.name, locked.waitTime);
+		Duration lease = timings.leaseTime(locked.name, locked.leaseTime);
+		boolean acquired;
+		try {
+			acquired = (lease != null) ? lock.tryLock(wait, lease) : lock.tryLock(wait);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockNotAcquiredException(locked.name, key, wait, ex);
+		}
+		if (!acquired) {
+			return notAcquired(locked, target, invocation.getArguments(), key, wait);
+		}
+		long acquiredAt = System.nanoTime();
+		Object result;
+		try {
+			result = invocation.proceed();
+		}
+		catch (Throwable ex) {
+			try {
+				release(lock, locked, acquiredAt);
+			}
+			catch (RuntimeException releaseFailure) {
+				ex.addSuppressed(releaseFailure);
+			}
+			throw ex;
+		}
+		release(lock, locked, acquiredAt);
+		return result;
+	}
+
+	private String lockKey(LockedMethod locked, Object target, Object[] arguments) {
+		if (locked.key == null) {
+			return locked.name;
+		}
+		MethodBasedEvaluationContext context = new MethodBasedEvaluationContext(
+				new KeyRoot(locked.method, target, arguments), locked.method, arguments, this.parameterNames);
+		if (this.beanFactory != null) {
+			context.setBeanResolver(new BeanFactoryResolver(this.beanFactory));
+		}
+		Object value;
+		try {
+			value = locked.key.getValue(context);
+		}
+		catch (EvaluationException ex) {
+			throw new IllegalArgumentException("Could not evaluate key '" + locked.keyText + "' of @DistributedLock on "
+					+ LockedMethod.describe(locked.method) + ": " + ex.getMessage(), ex);
+		}
+		if (value == null || value.toString().isEmpty()) {
+			throw new IllegalArgumentException("Key '" + locked.keyText + "' of @DistributedLock on "
+					+ LockedMethod.describe(locked.method) + " evaluated to " + ((value == null) ? "null" : "''")
+					+ " for arguments " + Arrays.toString(arguments));
+		}
+		return locked.name + ":" + value;
+	}
+
+	private Object notAcquired(LockedMethod locked, Object target, Object[] arguments, String key, Duration wait)
+			throws Throwable {
+		LockNotAcquiredException failure = new LockNotAcquiredException(locked.name, key, wait, null);
+		return switch (locked.onFailure) {
+			case THROW -> throw failure;
+			case SKIP -> locked.skippedResult();
+			case FALLBACK -> callFallback(locked.fallback, target, arguments, failure);
+		};
+	}
+
+	private static Object callFallback(Method fallback, Object target, Object[] arguments,
+			LockNotAcquiredException failure) throws Throwable {
+		Object[] fallbackArguments = arguments;
+		if (fallback.getParameterCount() == arguments.length + 1) {
+			fallbackArguments = Arrays.copyOf(arguments, arguments.length + 1);
+			fallbackArguments[arguments.length] = failure;
+		}
+		try {
+			return fallback.invoke(target, fallbackArguments);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getTargetException();
+		}
+	}
+
+	private static void release(LeasedLock lock, LockedMethod locked, long acquiredAt) {
+		if (locked.holdAtLeast != null) {
+			long leftMillis = locked.holdAtLeast.minusNanos(System.nanoTime() - acquiredAt).toMillis();
+			if (leftMillis > 0) {
+				lock.unlockKeepingFor(Duration.ofMillis(leftMillis));
+				return;
+			}
+		}
+		lock.unlock();
+	}
+
+	/**
+	 * The root object of key expressions: {@code #root.method}, {@code #root.target},
+	 * {@code #root.args}.
+	 *
+	 * @param method the annotated method
+	 * @param target the object called
+	 * @param args the arguments
+	 */
+	public record KeyRoot(Method method, Object target, Object[] args) {
+
+	}
+
+}

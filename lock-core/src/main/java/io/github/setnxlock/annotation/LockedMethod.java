@@ -1,0 +1,175 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.annotation;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * What a {@link DistributedLock} annotation on one method means, read and checked once
+ * when the method's bean is created: its name, its parsed key expression, its durations
+ * and what to do when the lock cannot be had.
+ *
+ * @author setnx-lock authors
+ */
+final class LockedMethod {
+
+	private static final SpelExpressionParser parser = new SpelExpressionParser();
+
+	final Method method;
+
+	final String name;
+
+	final Expression key;
+
+	final String keyText;
+
+	final Duration waitTime;
+
+	final Duration leaseTime;
+
+	final Duration holdAtLeast;
+
+	final OnLockFailure onFailure;
+
+	final Method fallback;
+
+	private LockedMethod(Method method, String name, Expression key, String keyText, Duration waitTime,
+			Duration leaseTime, Duration holdAtLeast, OnLockFailure onFailure, Method fallback) {
+		this.method = method;
+		this.name = name;
+		this.key = key;
+		this.keyText = keyText;
+		this.waitTime = waitTime;
+		this.leaseTime = leaseTime;
+		this.holdAtLeast = holdAtLeast;
+		this.onFailure = onFailure;
+		this.fallback = fallback;
+	}
+
+	/**
+	 * Read an annotation.
+	 * @param method the annotated method, as declared by the target class
+	 * @param annotation its annotation
+	 * @param placeholders resolves {@code ${...}} in durations
+	 * @return the checked meaning
+	 * @throws IllegalStateException naming the method when the annotation is not usable
+	 */
+	static LockedMethod of(Method method, DistributedLock annotation, UnaryOperator<String> placeholders) {
+		try {
+			String name = annotation.name().isBlank()
+					? method.getDeclaringClass().getSimpleName() + "." + method.getName() : annotation.name().trim();
+			Expression key = null;
+			if (!annotation.key().isBlank()) {
+				try {
+					key = parser.parseExpression(annotation.key());
+				}
+				catch (ParseException ex) {
+					throw new IllegalArgumentException(
+							"key '" + annotation.key() + "' is not a valid SpEL expression: " + ex.getMessage(), ex);
+				}
+			}
+			Duration waitTime = DurationText.parse(placeholders.apply(annotation.waitTime()), "waitTime");
+			Duration leaseTime = DurationText.parse(placeholders.apply(annotation.leaseTime()), "leaseTime");
+			if (leaseTime != null && leaseTime.toMillis() < 1) {
+				throw new IllegalArgumentException(
+						"leaseTime must be at least 1ms, but was '" + annotation.leaseTime() + "'");
+			}
+			Duration holdAtLeast = DurationText.parse(placeholders.apply(annotation.holdAtLeast()), "holdAtLeast");
+			Method fallback = fallback(method, annotation);
+			return new LockedMethod(method, name, key, annotation.key(), waitTime, leaseTime, holdAtLeast,
+					annotation.onFailure(), fallback);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@DistributedLock on " + describe(method) + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	private static Method fallback(Method method, DistributedLock annotation) {
+		String fallbackName = annotation.fallback().trim();
+		OnLockFailure onFailure = annotation.onFailure();
+		if (onFailure == OnLockFailure.SKIP && method.getReturnType().isPrimitive()
+				&& method.getReturnType() != void.class) {
+			throw new IllegalArgumentException("onFailure SKIP cannot skip a method that returns "
+					+ method.getReturnType() + "; return a wrapper type or Optional, or use THROW or FALLBACK");
+		}
+		if (onFailure != OnLockFailure.FALLBACK) {
+			if (!fallbackName.isEmpty()) {
+				throw new IllegalArgumentException(
+						"fallback '" + fallbackName + "' is set but onFailure is " + onFailure + ", not FALLBACK");
+			}
+			return null;
+		}
+		if (fallbackName.isEmpty()) {
+			throw new IllegalArgumentException("onFailure FALLBACK needs the name of a fallback method");
+		}
+		Class<?>[] parameters = method.getParameterTypes();
+		Class<?>[] withException = Arrays.copyOf(parameters, parameters.length + 1);
+		withException[parameters.length] = LockNotAcquiredException.class;
+		Method fallback = ReflectionUtils.findMethod(method.getDeclaringClass(), fallbackName, withException);
+		if (fallback == null) {
+			fallback = ReflectionUtils.findMethod(method.getDeclaringClass(), fallbackName, parameters);
+		}
+		if (fallback == null) {
+			throw new IllegalArgumentException("fallback method '" + fallbackName + "' with parameters "
+					+ Arrays.toString(parameters) + " (optionally followed by LockNotAcquiredException) not found in "
+					+ method.getDeclaringClass().getName());
+		}
+		if (!returnFits(method.getReturnType(), fallback.getReturnType())) {
+			throw new IllegalArgumentException(
+					"fallback method '" + fallbackName + "' returns " + fallback.getReturnType().getName() + ", which "
+							+ method.getName() + " cannot return as " + method.getReturnType().getName());
+		}
+		ReflectionUtils.makeAccessible(fallback);
+		return fallback;
+	}
+
+	private static boolean returnFits(Class<?> declared, Class<?> fallback) {
+		if (declared == void.class) {
+			return true;
+		}
+		return ClassUtils.isAssignable(declared, fallback);
+	}
+
+	/**
+	 * Return what a skipped call returns.
+	 * @return {@code null}, or an empty {@link Optional}
+	 */
+	Object skippedResult() {
+		return (this.method.getReturnType() == Optional.class) ? Optional.empty() : null;
+	}
+
+	static String describe(Method method) {
+		return method.getDeclaringClass().getName() + "." + method.getName() + "("
+				+ String.join(", ", Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName).toList()) + ")";
+	}
+
+	@Override
+	public String toString() {
+		return "LockedMethod[" + this.name + ", " + describe(this.method) + "]";
+	}
+
+}

@@ -1,0 +1,11 @@
+-- Token protocol, release that keeps the lock for a while ("hold at least"): while the key
+-- still holds our token, let it expire after the given time instead of deleting it. Check
+-- and PEXPIRE must be one step for the same reason as in token-release.lua: between them
+-- the lease could end and we would extend another client's lock.
+-- KEYS[1] lock key; ARGV[1] owner token, ARGV[2] ms to keep
+-- Returns 1 when kept, 0 when the key no longer held our token.
+if redis.pcall('GET', KEYS[1]) == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0

@@ -1,0 +1,63 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.annotation;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+/**
+ * The duration formats of {@link DistributedLock} attributes.
+ *
+ * @author setnx-lock authors
+ */
+class DurationTextTests {
+
+	@Test
+	void simpleAndIsoFormatsAreRead() {
+		assertThat(DurationText.parse("", "waitTime")).isNull();
+		assertThat(DurationText.parse("  ", "waitTime")).isNull();
+		assertThat(DurationText.parse("250", "waitTime")).isEqualTo(Duration.ofMillis(250));
+		assertThat(DurationText.parse("250ms", "waitTime")).isEqualTo(Duration.ofMillis(250));
+		assertThat(DurationText.parse("5s", "waitTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(DurationText.parse("5S", "waitTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(DurationText.parse("2m", "waitTime")).isEqualTo(Duration.ofMinutes(2));
+		assertThat(DurationText.parse("1h", "waitTime")).isEqualTo(Duration.ofHours(1));
+		assertThat(DurationText.parse("1d", "waitTime")).isEqualTo(Duration.ofDays(1));
+		assertThat(DurationText.parse("300us", "waitTime")).isEqualTo(Duration.ofNanos(300_000));
+		assertThat(DurationText.parse("PT1.5S", "waitTime")).isEqualTo(Duration.ofMillis(1500));
+		assertThat(DurationText.parse(" 0s ", "waitTime")).isZero();
+	}
+
+	@Test
+	void badTextIsRejectedWithTheAttributeName() {
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("5 seconds", "leaseTime"))
+			.withMessage("leaseTime must be a duration such as '500ms', '5s' or 'PT5S', but was '5 seconds'");
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("5y", "leaseTime"))
+			.withMessageContaining("but was '5y'");
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("-1s", "holdAtLeast"))
+			.withMessage("holdAtLeast must not be negative, but was '-1s'");
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("PT-1S", "waitTime"))
+			.withMessage("waitTime must not be negative, but was 'PT-1S'");
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("99999999999999999999s", "waitTime"))
+			.withMessageContaining("must be a duration");
+	}
+
+}
