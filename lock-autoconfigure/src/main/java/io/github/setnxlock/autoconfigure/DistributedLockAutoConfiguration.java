@@ -16,30 +16,43 @@
 
 package io.github.setnxlock.autoconfigure;
 
-import org.springframework.aop.Advisor;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.aop.config.AopConfigUtils;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.annotation.DistributedLock;
 import io.github.setnxlock.annotation.DistributedLockAdvisor;
 import io.github.setnxlock.annotation.LockTimings;
 
 /**
- * Auto-configures the advice that runs {@link DistributedLock} methods under their locks.
- * The advisor has the infrastructure role, so the auto-proxy creator that Spring Boot (or
+ * Auto-configures the advice that runs
+ * {@link io.github.setnxlock.annotation.DistributedLock} methods under their locks. The
+ * advisor has the infrastructure role, so the auto-proxy creator that Spring Boot (or
  * {@code @EnableTransactionManagement}) registers applies it; one is registered here if
  * there is none. It looks up the registry on the first locked call, so it does not make
  * the registry and the Redis connection factory be created before the other beans.
@@ -47,9 +60,9 @@ import io.github.setnxlock.annotation.LockTimings;
  * @author setnx-lock authors
  */
 @AutoConfiguration(after = SetnxLockAutoConfiguration.class)
-@ConditionalOnClass({ Advisor.class, DistributedLock.class })
 @ConditionalOnBooleanProperty(name = { "setnx.lock.enabled", "setnx.lock.aspect.enabled" }, matchIfMissing = true)
-@ConditionalOnBean({ LockRegistry.class, LockTimings.class })
+@ConditionalOnSingleCandidate(LockRegistry.class)
+@ConditionalOnBean(LockTimings.class)
 @Import(DistributedLockAutoConfiguration.AutoProxyCreatorRegistrar.class)
 public final class DistributedLockAutoConfiguration {
 
@@ -57,13 +70,79 @@ public final class DistributedLockAutoConfiguration {
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
 	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockRegistry> registry,
-			ObjectProvider<LockTimings> timings, ObjectProvider<SetnxLockProperties> properties) {
+			ObjectProvider<LockTimings> timings, Environment environment) {
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(registry::getObject, timings::getObject);
-		SetnxLockProperties settings = properties.getIfAvailable();
-		if (settings != null) {
-			advisor.setOrder(settings.getAspect().getOrder());
-		}
+		// Bound here rather than injected: advisors are created before most beans, and
+		// the properties bean would miss the post-processors that come later.
+		advisor.setOrder(Binder.get(environment)
+			.bind("setnx.lock.aspect.order", Integer.class)
+			.orElse(DistributedLockAdvisor.DEFAULT_ORDER));
 		return advisor;
+	}
+
+	@Bean
+	static LockNamesCheck setnxLockNamesCheck(ObjectProvider<DistributedLockAdvisor> advisor, Environment environment) {
+		return new LockNamesCheck(advisor, environment);
+	}
+
+	/**
+	 * Warns, once every singleton exists, about {@code setnx.lock.locks} settings that
+	 * reach no {@code @DistributedLock}: a name with dots written without brackets
+	 * (Spring Boot cannot tell where such a name ends, and binds nothing), or a name that
+	 * no annotated method of a singleton bean uses.
+	 */
+	static final class LockNamesCheck implements SmartInitializingSingleton {
+
+		private static final Log logger = LogFactory.getLog(LockNamesCheck.class);
+
+		private static final ConfigurationPropertyName LOCKS = ConfigurationPropertyName.of("setnx.lock.locks");
+
+		private final ObjectProvider<DistributedLockAdvisor> advisor;
+
+		private final Environment environment;
+
+		LockNamesCheck(ObjectProvider<DistributedLockAdvisor> advisor, Environment environment) {
+			this.advisor = advisor;
+			this.environment = environment;
+		}
+
+		@Override
+		public void afterSingletonsInstantiated() {
+			DistributedLockAdvisor lockAdvisor = this.advisor.getIfUnique();
+			if (lockAdvisor == null) {
+				return;
+			}
+			Set<String> known = lockAdvisor.lockNames();
+			Set<String> reported = new TreeSet<>();
+			for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
+				if (source instanceof IterableConfigurationPropertySource iterable) {
+					iterable.filter(LOCKS::isAncestorOf).forEach((name) -> check(name, known, reported));
+				}
+			}
+		}
+
+		private void check(ConfigurationPropertyName property, Set<String> known, Set<String> reported) {
+			int first = LOCKS.getNumberOfElements();
+			int leaf = property.getNumberOfElements() - 1;
+			if (leaf <= first) {
+				return;
+			}
+			StringBuilder lockName = new StringBuilder();
+			for (int i = first; i < leaf; i++) {
+				lockName.append((i > first) ? "." : "").append(property.getElement(i, Form.ORIGINAL));
+			}
+			String name = lockName.toString();
+			if (leaf - first > 1 && reported.add(property.toString())) {
+				logger
+					.warn(property + " is not bound: write a lock name with dots in brackets, such as setnx.lock.locks["
+							+ name + "]." + property.getElement(leaf, Form.ORIGINAL));
+			}
+			else if (leaf - first == 1 && !known.contains(name) && reported.add(name)) {
+				logger.warn("setnx.lock.locks[" + name + "] names no @DistributedLock method of a singleton bean"
+						+ " (lock names: " + known + ")");
+			}
+		}
+
 	}
 
 	/**

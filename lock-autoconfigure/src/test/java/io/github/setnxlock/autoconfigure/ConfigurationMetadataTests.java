@@ -92,10 +92,10 @@ class ConfigurationMetadataTests {
 
 	/**
 	 * Map a README name to the metadata's: the per-lock rows
-	 * ({@code setnx.lock.locks.<name>.wait-time}) are entries of the map property.
+	 * ({@code setnx.lock.locks[<name>].wait-time}) are entries of the map property.
 	 */
 	private static String metadataName(String readmeName) {
-		return readmeName.startsWith("setnx.lock.locks.") ? "setnx.lock.locks" : readmeName;
+		return readmeName.startsWith("setnx.lock.locks[") ? "setnx.lock.locks" : readmeName;
 	}
 
 }

@@ -38,14 +38,16 @@ import io.github.setnxlock.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.aop.Advisor;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -60,6 +62,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  *
  * @author setnx-lock authors
  */
+@ExtendWith(OutputCaptureExtension.class)
 class SetnxLockAutoConfigurationTests {
 
 	private static RedisServer server;
@@ -160,6 +163,32 @@ class SetnxLockAutoConfigurationTests {
 	}
 
 	@Test
+	void perLockSettingsThatNameNoLockAreReported(CapturedOutput output) {
+		runner.withUserConfiguration(GuardedConfiguration.class)
+			.withPropertyValues("setnx.lock.locks[Guarded.run].wait-time=1s",
+					"setnx.lock.locks.Guarded.run.lease-time=1s", "setnx.lock.locks[Gaurded.run].wait-time=1s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(DistributedLockAdvisor.class).lockNames()).containsExactly("Guarded.run");
+				assertThat(output)
+					.contains("setnx.lock.locks.guarded.run.lease-time is not bound: write a lock name with dots in"
+							+ " brackets, such as setnx.lock.locks[Guarded.run].lease-time")
+					.contains("setnx.lock.locks[Gaurded.run] names no @DistributedLock method of a singleton bean"
+							+ " (lock names: [Guarded.run])")
+					.doesNotContain("setnx.lock.locks[Guarded.run] names no");
+			});
+	}
+
+	@Test
+	void twoRegistriesLeaveTheAdviceOut() {
+		runner.withUserConfiguration(UserRegistryConfiguration.class)
+			.withBean("secondRegistry", LockRegistry.class, () -> (key) -> {
+				throw new UnsupportedOperationException();
+			})
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
 	void whenTheUserDefinesARegistryThenTheAutoConfiguredOneBacksOff() {
 		runner.withUserConfiguration(UserRegistryConfiguration.class).run((context) -> {
 			assertThat(context).hasSingleBean(LockRegistry.class).hasBean("userRegistry");
@@ -205,13 +234,6 @@ class SetnxLockAutoConfigurationTests {
 		runner.withClassLoader(new FilteredClassLoader(StringRedisTemplate.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(LockRegistry.class)
 				.doesNotHaveBean(SetnxLockProperties.class));
-	}
-
-	@Test
-	void whenSpringAopIsMissingThenARegistryButNoAdvice() {
-		runner.withClassLoader(new FilteredClassLoader(Advisor.class))
-			.run((context) -> assertThat(context).hasSingleBean(LockRegistry.class)
-				.doesNotHaveBean(DistributedLockAdvisor.class));
 	}
 
 	@Test

@@ -36,9 +36,10 @@ import java.lang.annotation.Target;
  * <p>
  * <b>How long.</b> The call waits up to {@link #waitTime()} for the lock, and holds it
  * for {@link #leaseTime()}. Settings keyed by the lock's {@link #name()}
- * ({@code setnx.lock.locks.<name>.wait-time} and {@code .lease-time} with the Spring Boot
- * starter) take precedence over the attributes, so operators can tune a lock without a
- * new build; the attributes take precedence over the global defaults.
+ * ({@code setnx.lock.locks[<name>].wait-time} and {@code .lease-time} with the Spring
+ * Boot starter; the brackets keep the dots of the name) take precedence over the
+ * attributes, so operators can tune a lock without a new build; the attributes take
+ * precedence over the global defaults.
  * <p>
  * <b>When the lock cannot be had</b> within the wait, {@link #onFailure()} decides: throw
  * a {@link LockNotAcquiredException} (the default), skip the call, or call a
@@ -62,10 +63,12 @@ import java.lang.annotation.Target;
  * others skip it; {@link #holdAtLeast()} keeps a fast job from running again on another
  * instance within the same period.
  * <p>
- * <b>Checked at start-up.</b> The expression's syntax, the durations, the fallback method
- * and the return type (a primitive cannot be skipped) are checked when the bean is
- * created, so a mistake stops the application from starting with a message naming the
- * method.
+ * <b>Checked at start-up.</b> The expression's syntax, the durations, the fallback
+ * method, the return type (a primitive cannot be skipped) and the method's modifiers (a
+ * {@code private}, {@code static} or {@code final} method cannot be intercepted) are
+ * checked when the bean is created, so a mistake stops the application from starting with
+ * a message naming the method. Only calls through the Spring proxy are locked: a call
+ * from another method of the same object is not.
  *
  * @author setnx-lock authors
  */
@@ -76,8 +79,9 @@ public @interface DistributedLock {
 
 	/**
 	 * The lock's logical name: the start of its key, and the name its settings, metrics
-	 * and log lines use. Empty means {@code SimpleClassName.methodName} of the class that
-	 * declares the method (overloads share it).
+	 * and log lines use. Empty means {@code SimpleClassName.methodName}, with the class
+	 * of the bean (a subclass that inherits the method gets a name of its own; overloads
+	 * share one).
 	 * @return the name
 	 */
 	String name() default "";
@@ -87,8 +91,9 @@ public @interface DistributedLock {
 	 * after a {@code ':'}. Arguments are {@code #p0}, {@code #a0}, ... always, and
 	 * {@code #name} when the code is compiled with {@code -parameters};
 	 * {@code #root.method} and {@code #root.target} are there too, and {@code @bean}
-	 * names a bean. The value must not be {@code null}. Empty means the name alone is the
-	 * key.
+	 * names a bean. The value must not be {@code null}; arrays are rendered by content,
+	 * and an object without a {@code toString()} of its own is rejected. Empty means the
+	 * name alone is the key.
 	 * @return the expression
 	 */
 	String key() default "";

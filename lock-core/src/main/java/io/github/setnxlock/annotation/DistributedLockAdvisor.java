@@ -17,6 +17,7 @@
 package io.github.setnxlock.annotation;
 
 import java.lang.reflect.Method;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -40,7 +41,8 @@ import io.github.setnxlock.LockRegistry;
  * Its {@link #DEFAULT_ORDER order} puts it outside the transaction advice of
  * {@code @EnableTransactionManagement}'s default order, so a lock is taken before a
  * transaction begins and released after it ends. The pointcut reads each annotation while
- * the beans are created, so a bad annotation fails start-up.
+ * the beans are created, so a bad annotation fails start-up. It is not meant to be
+ * serialized: its state is rebuilt from the application context.
  *
  * @author setnx-lock authors
  */
@@ -54,13 +56,17 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements B
 
 	private static final long serialVersionUID = 1L;
 
-	private volatile UnaryOperator<String> placeholders = UnaryOperator.identity();
+	private transient volatile UnaryOperator<String> placeholders = UnaryOperator.identity();
 
 	private final transient LockedMethods methods = new LockedMethods((text) -> this.placeholders.apply(text));
 
 	private final transient DistributedLockInterceptor interceptor;
 
 	private final transient Pointcut pointcut = new StaticMethodMatcherPointcut() {
+
+		{
+			setClassFilter((targetClass) -> DistributedLockAdvisor.this.methods.hasLockedMethods(targetClass));
+		}
 
 		@Override
 		public boolean matches(Method method, Class<?> targetClass) {
@@ -105,6 +111,15 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements B
 				return (resolved != null) ? resolved : "";
 			};
 		}
+	}
+
+	/**
+	 * Return the names of the locks of the annotated methods found so far: after the
+	 * application context has started, those of every non-lazy bean.
+	 * @return the lock names, sorted
+	 */
+	public Set<String> lockNames() {
+		return this.methods.lockNames();
 	}
 
 	@Override

@@ -32,6 +32,8 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationException;
+import org.springframework.util.ObjectUtils;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.setnxlock.LeasedLock;
@@ -126,12 +128,31 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			throw new IllegalArgumentException("Could not evaluate key '" + locked.keyText + "' of @DistributedLock on "
 					+ LockedMethod.describe(locked.method) + ": " + ex.getMessage(), ex);
 		}
-		if (value == null || value.toString().isEmpty()) {
+		String text = keyText(locked, value, arguments);
+		return locked.name + ":" + text;
+	}
+
+	private static String keyText(LockedMethod locked, Object value, Object[] arguments) {
+		String text = null;
+		if (value != null && value.getClass().isArray()) {
+			text = ObjectUtils.nullSafeToString(value);
+		}
+		else if (value != null) {
+			if (ReflectionUtils.findMethod(value.getClass(), "toString").getDeclaringClass() == Object.class) {
+				// Object.toString() names the instance, so equal values would never
+				// contend.
+				throw new IllegalArgumentException("Key '" + locked.keyText + "' of @DistributedLock on "
+						+ LockedMethod.describe(locked.method) + " evaluated to a " + value.getClass().getName()
+						+ ", which has no toString() of its own; use one of its properties, such as its id");
+			}
+			text = value.toString();
+		}
+		if (text == null || text.isEmpty()) {
 			throw new IllegalArgumentException("Key '" + locked.keyText + "' of @DistributedLock on "
-					+ LockedMethod.describe(locked.method) + " evaluated to " + ((value == null) ? "null" : "''")
+					+ LockedMethod.describe(locked.method) + " evaluated to " + ((text == null) ? "null" : "''")
 					+ " for arguments " + Arrays.toString(arguments));
 		}
-		return locked.name + ":" + value;
+		return text;
 	}
 
 	private Object notAcquired(LockedMethod locked, Object target, Object[] arguments, String key, Duration wait)

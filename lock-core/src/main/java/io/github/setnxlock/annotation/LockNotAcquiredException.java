@@ -34,7 +34,7 @@ public class LockNotAcquiredException extends RuntimeException {
 
 	private final String key;
 
-	private final transient Duration waitTime;
+	private final Duration waitTime;
 
 	/**
 	 * Create a new exception.

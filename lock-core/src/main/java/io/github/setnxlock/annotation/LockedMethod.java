@@ -17,6 +17,7 @@
 package io.github.setnxlock.annotation;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
@@ -27,6 +28,8 @@ import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
+
+import io.github.setnxlock.redis.SetnxLockSettings;
 
 /**
  * What a {@link DistributedLock} annotation on one method means, read and checked once
@@ -73,15 +76,18 @@ final class LockedMethod {
 	/**
 	 * Read an annotation.
 	 * @param method the annotated method, as declared by the target class
+	 * @param userClass the class of the bean, without proxy subclasses
 	 * @param annotation its annotation
 	 * @param placeholders resolves {@code ${...}} in durations
 	 * @return the checked meaning
 	 * @throws IllegalStateException naming the method when the annotation is not usable
 	 */
-	static LockedMethod of(Method method, DistributedLock annotation, UnaryOperator<String> placeholders) {
+	static LockedMethod of(Method method, Class<?> userClass, DistributedLock annotation,
+			UnaryOperator<String> placeholders) {
 		try {
-			String name = annotation.name().isBlank()
-					? method.getDeclaringClass().getSimpleName() + "." + method.getName() : annotation.name().trim();
+			checkInterceptable(method);
+			String name = annotation.name().isBlank() ? userClass.getSimpleName() + "." + method.getName()
+					: annotation.name().trim();
 			Expression key = null;
 			if (!annotation.key().isBlank()) {
 				try {
@@ -93,13 +99,11 @@ final class LockedMethod {
 				}
 			}
 			Duration waitTime = DurationText.parse(placeholders.apply(annotation.waitTime()), "waitTime");
-			Duration leaseTime = DurationText.parse(placeholders.apply(annotation.leaseTime()), "leaseTime");
-			if (leaseTime != null && leaseTime.toMillis() < 1) {
-				throw new IllegalArgumentException(
-						"leaseTime must be at least 1ms, but was '" + annotation.leaseTime() + "'");
-			}
-			Duration holdAtLeast = DurationText.parse(placeholders.apply(annotation.holdAtLeast()), "holdAtLeast");
-			Method fallback = fallback(method, annotation);
+			Duration leaseTime = checkLease(DurationText.parse(placeholders.apply(annotation.leaseTime()), "leaseTime"),
+					"leaseTime");
+			Duration holdAtLeast = checkLease(
+					DurationText.parse(placeholders.apply(annotation.holdAtLeast()), "holdAtLeast"), "holdAtLeast");
+			Method fallback = fallback(method, userClass, annotation);
 			return new LockedMethod(method, name, key, annotation.key(), waitTime, leaseTime, holdAtLeast,
 					annotation.onFailure(), fallback);
 		}
@@ -108,7 +112,25 @@ final class LockedMethod {
 		}
 	}
 
-	private static Method fallback(Method method, DistributedLock annotation) {
+	private static void checkInterceptable(Method method) {
+		int modifiers = method.getModifiers();
+		String problem = Modifier.isStatic(modifiers) ? "static"
+				: Modifier.isPrivate(modifiers) ? "private" : Modifier.isFinal(modifiers) ? "final" : null;
+		if (problem != null) {
+			throw new IllegalArgumentException("the method is " + problem
+					+ ", so a Spring proxy cannot intercept it and it would run without the lock");
+		}
+	}
+
+	private static Duration checkLease(Duration duration, String attribute) {
+		if (duration != null && (duration.toMillis() < 1 || duration.compareTo(SetnxLockSettings.MAX_LEASE) > 0)) {
+			throw new IllegalArgumentException(
+					attribute + " must be between 1ms and " + SetnxLockSettings.MAX_LEASE + ", but was " + duration);
+		}
+		return duration;
+	}
+
+	private static Method fallback(Method method, Class<?> userClass, DistributedLock annotation) {
 		String fallbackName = annotation.fallback().trim();
 		OnLockFailure onFailure = annotation.onFailure();
 		if (onFailure == OnLockFailure.SKIP && method.getReturnType().isPrimitive()
@@ -129,14 +151,14 @@ final class LockedMethod {
 		Class<?>[] parameters = method.getParameterTypes();
 		Class<?>[] withException = Arrays.copyOf(parameters, parameters.length + 1);
 		withException[parameters.length] = LockNotAcquiredException.class;
-		Method fallback = ReflectionUtils.findMethod(method.getDeclaringClass(), fallbackName, withException);
+		Method fallback = ReflectionUtils.findMethod(userClass, fallbackName, withException);
 		if (fallback == null) {
-			fallback = ReflectionUtils.findMethod(method.getDeclaringClass(), fallbackName, parameters);
+			fallback = ReflectionUtils.findMethod(userClass, fallbackName, parameters);
 		}
 		if (fallback == null) {
-			throw new IllegalArgumentException("fallback method '" + fallbackName + "' with parameters "
-					+ Arrays.toString(parameters) + " (optionally followed by LockNotAcquiredException) not found in "
-					+ method.getDeclaringClass().getName());
+			throw new IllegalArgumentException(
+					"fallback method '" + fallbackName + "' with parameters " + Arrays.toString(parameters)
+							+ " (optionally followed by LockNotAcquiredException) not found in " + userClass.getName());
 		}
 		if (!returnFits(method.getReturnType(), fallback.getReturnType())) {
 			throw new IllegalArgumentException(

@@ -19,12 +19,17 @@ package io.github.setnxlock.annotation;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * Finds the {@link DistributedLock} of a method and reads it once per method and target
@@ -53,9 +58,42 @@ final class LockedMethods {
 		return this.cache.computeIfAbsent(new MethodClassKey(method, targetClass), (key) -> {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
 			DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
-			return Optional
-				.ofNullable((annotation != null) ? LockedMethod.of(specific, annotation, this.placeholders) : null);
+			if (annotation == null) {
+				return Optional.empty();
+			}
+			Class<?> userClass = (targetClass != null) ? ClassUtils.getUserClass(targetClass)
+					: specific.getDeclaringClass();
+			return Optional.of(LockedMethod.of(specific, userClass, annotation, this.placeholders));
 		}).orElse(null);
+	}
+
+	/**
+	 * Whether a class has {@link DistributedLock} methods, reading all of them now, so
+	 * that a bad annotation on any of them fails while the bean is created, whichever
+	 * kind of proxy is made.
+	 * @param targetClass the class of a bean
+	 * @return {@code true} if some method is annotated
+	 */
+	boolean hasLockedMethods(Class<?> targetClass) {
+		if (!AnnotationUtils.isCandidateClass(targetClass, DistributedLock.class)) {
+			return false;
+		}
+		boolean found = false;
+		for (Method method : ReflectionUtils.getUniqueDeclaredMethods(targetClass,
+				ReflectionUtils.USER_DECLARED_METHODS)) {
+			found |= find(method, targetClass) != null;
+		}
+		return found;
+	}
+
+	/**
+	 * Return the names of the locks of the methods read so far.
+	 * @return the lock names
+	 */
+	Set<String> lockNames() {
+		Set<String> names = new TreeSet<>();
+		this.cache.values().forEach((locked) -> locked.ifPresent((method) -> names.add(method.name)));
+		return names;
 	}
 
 }

@@ -33,7 +33,7 @@ public final class SetnxLockSettings {
 	 * The longest lease accepted: long leases only make a dead holder block others
 	 * longer.
 	 */
-	static final Duration MAX_LEASE = Duration.ofDays(365);
+	public static final Duration MAX_LEASE = Duration.ofDays(365);
 
 	private final String keyPrefix;
 

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
@@ -258,6 +259,103 @@ class DistributedLockAdvisorTests {
 	}
 
 	@Test
+	void theRootObjectGivesTheMethodAndArguments() {
+		Locked locked = start(Locked.class);
+		assertThat(locked.fromRoot("x")).isEqualTo("lock:roots:fromRoot:x");
+	}
+
+	@Test
+	void arrayKeysAreRenderedByContentAndObjectsWithoutToStringAreRejected() {
+		Locked locked = start(Locked.class);
+		holdElsewhere("Locked.byArray:{a, b}", () -> assertThatExceptionOfType(LockNotAcquiredException.class)
+			.isThrownBy(() -> locked.byArray(new String[] { "a", "b" })));
+		assertThat(locked.byArray(new String[] { "a", "c" })).isEqualTo("{a, c}");
+		assertThatIllegalArgumentException().isThrownBy(() -> locked.byObject(new Object()))
+			.withMessageContaining("evaluated to a java.lang.Object, which has no toString() of its own");
+	}
+
+	@Test
+	void anInterruptWhileWaitingThrowsAndKeepsTheInterrupt() {
+		Locked locked = start(Locked.class);
+		holdElsewhere("Locked.placeholderWait:a", () -> {
+			Thread.currentThread().interrupt();
+			try {
+				assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> locked.placeholderWait("a"))
+					.withCauseInstanceOf(InterruptedException.class);
+				assertThat(Thread.currentThread().isInterrupted()).isTrue();
+			}
+			finally {
+				Thread.interrupted();
+			}
+		});
+	}
+
+	@Test
+	void aLostLockIsAttachedToTheMethodsOwnException() {
+		Locked locked = start(Locked.class);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> locked.failsAfterItsLease("a"))
+			.withMessage("failed late a")
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement().isInstanceOf(LockLostException.class));
+	}
+
+	@Test
+	void whenRedisIsDownThenTheCallFailsWhateverTheFailureAction() {
+		try (RedisServer down = RedisServer.start()) {
+			AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
+			this.contexts.add(context);
+			// Registered before the configuration class, so its @Bean of that name stands
+			// back.
+			context.registerBean("connectionFactory", LettuceConnectionFactory.class,
+					() -> RedisConnections.create(down, Duration.ofMillis(500)));
+			context.register(LockConfiguration.class, Locked.class);
+			context.refresh();
+			Locked locked = context.getBean(Locked.class);
+			down.stop();
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(() -> locked.skipObject("a"))
+				.withMessageContaining("Locked.skipped:a");
+		}
+	}
+
+	@Test
+	void annotationsOnInterfacesWorkThroughJdkProxiesAndNameTheImplementation() {
+		Job job = start(InterfaceJob.class, Job.class);
+		assertThat(org.springframework.aop.support.AopUtils.isJdkDynamicProxy(job)).isTrue();
+		assertThat(job.run()).isEqualTo("ran");
+		holdElsewhere("InterfaceJob.run",
+				() -> assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(job::run));
+	}
+
+	@Test
+	void inheritedMethodsLockPerSubclass() {
+		AnnotationConfigApplicationContext context = context(List.of(JobA.class, JobB.class), Map.of());
+		holdElsewhere("JobA.run", () -> {
+			assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(context.getBean(JobA.class)::run);
+			assertThat(context.getBean(JobB.class).run()).isEqualTo("ran");
+		});
+	}
+
+	@Test
+	void aBadAnnotationOnAnyMethodFailsStartUpWithJdkProxiesToo() {
+		assertStartUpFails(BadSecondMethod.class,
+				"@DistributedLock on " + BadSecondMethod.class.getName() + ".second(): waitTime must be a duration");
+	}
+
+	@Test
+	void methodsAProxyCannotInterceptFailStartUp() {
+		assertStartUpFails(PrivateMethod.class, "the method is private, so a Spring proxy cannot intercept it");
+		assertStartUpFails(FinalMethod.class, "the method is final, so a Spring proxy cannot intercept it");
+	}
+
+	@Test
+	void anUnresolvablePlaceholderOrAnEndlessLeaseFailsStartUp() {
+		// A plain context leaves an unknown placeholder as it is; Spring Boot's fails on
+		// it.
+		assertStartUpFails(UnresolvablePlaceholder.class, "UnresolvablePlaceholder.run(): waitTime must be a duration"
+				+ " such as '500ms', '5s' or 'PT5S', but was '${nowhere.wait}'");
+		assertStartUpFails(EndlessLease.class, "holdAtLeast must be between 1ms and PT8760H, but was PT9600H");
+	}
+
+	@Test
 	void anInvalidExpressionFailsStartUpNamingTheMethodAndTheExpression() {
 		assertStartUpFails(BadExpression.class, "@DistributedLock on " + BadExpression.class.getName()
 				+ ".run(String): key '#id +' is not a valid SpEL expression");
@@ -313,15 +411,24 @@ class DistributedLockAdvisorTests {
 		return start(bean, Map.of());
 	}
 
+	private <T> T start(Class<?> bean, Class<T> type) {
+		return context(List.of(bean), Map.of()).getBean(type);
+	}
+
 	private <T> T start(Class<T> bean, Map<String, Object> properties) {
 		return context(bean, properties).getBean(bean);
 	}
 
 	private AnnotationConfigApplicationContext context(Class<?> bean, Map<String, Object> properties) {
+		return context(List.of(bean), properties);
+	}
+
+	private AnnotationConfigApplicationContext context(List<Class<?>> beans, Map<String, Object> properties) {
 		AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
 		this.contexts.add(context);
 		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", properties));
-		context.register(LockConfiguration.class, bean);
+		context.register(LockConfiguration.class);
+		beans.forEach(context::register);
 		context.refresh();
 		return context;
 	}
@@ -451,6 +558,26 @@ class DistributedLockAdvisorTests {
 			Thread.sleep(500);
 		}
 
+		@DistributedLock(name = "roots", key = "#root.method.name + ':' + #root.args[0]")
+		public String fromRoot(String id) {
+			return heldKey("lock:roots:fromRoot:" + id);
+		}
+
+		@DistributedLock(key = "#p0", waitTime = "0s")
+		public String byArray(String[] ids) {
+			return "{" + String.join(", ", ids) + "}";
+		}
+
+		@DistributedLock(key = "#p0", waitTime = "0s")
+		public void byObject(Object value) {
+		}
+
+		@DistributedLock(key = "#id", leaseTime = "200ms")
+		public void failsAfterItsLease(String id) throws InterruptedException {
+			Thread.sleep(500);
+			throw new IllegalStateException("failed late " + id);
+		}
+
 		@DistributedLock(key = "#id", waitTime = "${test.wait:100ms}")
 		public void placeholderWait(String id) {
 		}
@@ -521,6 +648,84 @@ class DistributedLockAdvisorTests {
 		@Override
 		protected void doRollback(DefaultTransactionStatus status) {
 			record("rollback");
+		}
+
+	}
+
+	interface Job {
+
+		@DistributedLock(waitTime = "0s")
+		String run();
+
+	}
+
+	static class InterfaceJob implements Job {
+
+		@Override
+		public String run() {
+			return "ran";
+		}
+
+	}
+
+	abstract static class BaseJob {
+
+		@DistributedLock(waitTime = "0s")
+		public String run() {
+			return "ran";
+		}
+
+	}
+
+	static class JobA extends BaseJob {
+
+	}
+
+	static class JobB extends BaseJob {
+
+	}
+
+	static class BadSecondMethod implements Job {
+
+		@Override
+		public String run() {
+			return "ran";
+		}
+
+		@DistributedLock(waitTime = "soon")
+		public void second() {
+		}
+
+	}
+
+	static class PrivateMethod {
+
+		@DistributedLock
+		private void run() {
+		}
+
+	}
+
+	static class FinalMethod {
+
+		@DistributedLock
+		public final void run() {
+		}
+
+	}
+
+	static class UnresolvablePlaceholder {
+
+		@DistributedLock(waitTime = "${nowhere.wait}")
+		public void run() {
+		}
+
+	}
+
+	static class EndlessLease {
+
+		@DistributedLock(holdAtLeast = "400d")
+		public void run() {
 		}
 
 	}
