@@ -1,0 +1,228 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.sample;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.env.Environment;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.annotation.LockTimings;
+import io.github.setnxlock.sample.SampleHttp.Reply;
+import io.github.setnxlock.test.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The sample's promises, over HTTP against the running application and its embedded
+ * Redis: guarded updates add up under load and unguarded ones do not, locks of different
+ * accounts are independent, stock is never oversold and stale writes are fenced off, and
+ * the manual report run falls back while the report's lock is taken.
+ * <p>
+ * Every test uses keys of its own, so the tests can share one application.
+ *
+ * @author setnx-lock authors
+ */
+// The schedule is pushed far out so that only the tests take the report's lock here.
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "sample.jobs.report-period=1h")
+class SampleApplicationTests {
+
+	private static final int THREADS = 8;
+
+	private static final int DEPOSITS_PER_THREAD = 25;
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private LockRegistry locks;
+
+	@Autowired
+	private StockLedger ledger;
+
+	@Autowired
+	private LockTimings timings;
+
+	@Autowired
+	@Qualifier(EmbeddedRedisLifecycle.BEAN_NAME)
+	private RedisServer redis;
+
+	@Autowired
+	private Environment environment;
+
+	private SampleHttp http;
+
+	@BeforeEach
+	void client() {
+		this.http = new SampleHttp(this.port);
+	}
+
+	@Test
+	void dataAndLocksLiveInTheEmbeddedRedis() {
+		String account = unique("embedded");
+		assertThat(this.redis.port()).isNotEqualTo(6379);
+		assertThat(this.environment.getProperty("spring.data.redis.port", Integer.class)).isEqualTo(this.redis.port());
+		assertThat(this.http.post("/accounts/" + account + "/deposit?amount=7").status()).isEqualTo(200);
+		assertThat(this.redis.execute("GET", "sample:account:" + account)).isEqualTo("7");
+		// Released after the call, with the key prefix from application.yml.
+		assertThat(this.redis.execute("EXISTS", "sample:lock:AccountService.deposit:" + account)).isEqualTo(0L);
+	}
+
+	@Test
+	void guardedDepositsFromManyThreadsAddUpExactly() throws Exception {
+		String account = unique("guarded");
+		List<Reply> replies = this.http.postConcurrently(THREADS, DEPOSITS_PER_THREAD,
+				(thread) -> "/accounts/" + account + "/deposit?amount=" + (thread + 1));
+		assertThat(replies).extracting(Reply::status).containsOnly(200);
+		assertThat(this.http.get("/accounts/" + account).number("$.balance")).isEqualTo(expectedSum());
+	}
+
+	@Test
+	void unguardedDepositsFromManyThreadsLoseUpdates() throws Exception {
+		String account = unique("unguarded");
+		List<Reply> replies = this.http.postConcurrently(THREADS, DEPOSITS_PER_THREAD,
+				(thread) -> "/accounts/" + account + "/deposit-unsafe?amount=" + (thread + 1));
+		assertThat(replies).extracting(Reply::status).containsOnly(200);
+		assertThat(this.http.get("/accounts/" + account).number("$.balance")).isLessThan(expectedSum());
+	}
+
+	@Test
+	void guardedDepositsToSeveralAccountsAtOnceEachAddUpExactly() throws Exception {
+		String prefix = unique("several");
+		int accounts = 4;
+		// Two threads per account, all accounts at once.
+		List<Reply> replies = this.http.postConcurrently(THREADS, DEPOSITS_PER_THREAD,
+				(thread) -> "/accounts/" + prefix + "-" + (thread % accounts) + "/deposit?amount=1");
+		assertThat(replies).extracting(Reply::status).containsOnly(200);
+		for (int account = 0; account < accounts; account++) {
+			assertThat(this.http.get("/accounts/" + prefix + "-" + account).number("$.balance"))
+				.isEqualTo((long) THREADS / accounts * DEPOSITS_PER_THREAD);
+		}
+	}
+
+	@Test
+	void depositsToDifferentAccountsDoNotWaitForEachOther() throws Exception {
+		String busy = unique("busy");
+		String free = unique("free");
+		LeasedLock held = this.locks.obtain("AccountService.deposit:" + busy);
+		held.lock();
+		CompletableFuture<Reply> waiting;
+		try {
+			waiting = this.http.postAsync("/accounts/" + busy + "/deposit?amount=1");
+			long start = System.nanoTime();
+			Reply other = this.http.post("/accounts/" + free + "/deposit?amount=1");
+			assertThat(other.status()).isEqualTo(200);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+			assertThat(waiting).failsWithin(Duration.ofMillis(300)).withThrowableOfType(TimeoutException.class);
+		}
+		finally {
+			held.unlock();
+		}
+		Reply released = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(released.status()).isEqualTo(200);
+		assertThat(released.number("$.balance")).isEqualTo(1);
+	}
+
+	@Test
+	void depositLockWaitComesFromItsOwnSettingInApplicationYml() {
+		assertThat(this.timings.waitTime("AccountService.deposit", null)).isEqualTo(Duration.ofSeconds(10));
+		assertThat(this.timings.waitTime("SomethingElse.method", null)).isEqualTo(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void concurrentReservationsNeverOversell() throws Exception {
+		String sku = unique("sku");
+		assertThat(this.http.put("/stock/" + sku + "?quantity=100").status()).isEqualTo(200);
+		int threads = 16;
+		List<Reply> replies = this.http.postConcurrently(threads, 10, (thread) -> "/stock/" + sku + "/reserve");
+		List<Reply> reserved = replies.stream().filter((reply) -> reply.status() == 200).toList();
+		List<Reply> refused = replies.stream().filter((reply) -> reply.status() == 409).toList();
+		assertThat(reserved).hasSize(100).allSatisfy((reply) -> assertThat(reply.body()).contains("RESERVED"));
+		assertThat(refused).hasSize(threads * 10 - 100)
+			.allSatisfy((reply) -> assertThat(reply.body()).contains("INSUFFICIENT"));
+		List<Long> tokens = reserved.stream().map((reply) -> reply.number("$.fencingToken")).toList();
+		assertThat(tokens).doesNotHaveDuplicates();
+		StockLedger.Level level = this.ledger.level(sku);
+		assertThat(level.quantity()).isZero();
+		// Holders took turns, so the last writer held the highest token.
+		assertThat(level.fence()).isEqualTo(tokens.stream().mapToLong(Long::longValue).max().getAsLong());
+	}
+
+	@Test
+	void ledgerRefusesAWriteWithAnOlderFencingToken() {
+		String sku = unique("fenced");
+		Reply restocked = this.http.put("/stock/" + sku + "?quantity=5");
+		long token = restocked.number("$.fencingToken");
+		assertThat(this.ledger.write(sku, 999, token - 1)).isFalse();
+		assertThat(this.http.get("/stock/" + sku).number("$.quantity")).isEqualTo(5);
+		assertThat(this.ledger.write(sku, 4, token)).isTrue();
+		Reply next = this.http.post("/stock/" + sku + "/reserve?quantity=4");
+		assertThat(next.status()).isEqualTo(200);
+		assertThat(next.number("$.fencingToken")).isGreaterThan(token);
+		assertThat(next.number("$.quantity")).isZero();
+	}
+
+	@Test
+	void manualReportRunFallsBackWhileTheReportLockIsTaken() throws Exception {
+		LeasedLock report = this.locks.obtain(ReportJob.LOCK_NAME);
+		assertThat(report.tryLock(Duration.ofSeconds(5))).isTrue();
+		try {
+			Reply refused = this.http.post("/jobs/report/run");
+			assertThat(refused.status()).isEqualTo(409);
+			assertThat(refused.<Boolean>json("$.ran")).isFalse();
+		}
+		finally {
+			report.unlock();
+		}
+		Reply ran = this.http.post("/jobs/report/run");
+		assertThat(ran.status()).isEqualTo(200);
+		assertThat(ran.<Boolean>json("$.ran")).isTrue();
+		assertThat(ran.<String>json("$.report.lastTrigger")).isEqualTo("manual");
+		assertThat(this.http.get("/jobs/report").number("$.runs")).isEqualTo(ran.number("$.report.runs"));
+	}
+
+	@Test
+	void invalidAmountIsABadRequest() {
+		Reply reply = this.http.post("/accounts/" + unique("invalid") + "/deposit?amount=0");
+		assertThat(reply.status()).isEqualTo(400);
+		assertThat(reply.<String>json("$.detail")).contains("amount must be positive");
+	}
+
+	private static long expectedSum() {
+		// Thread i deposits i + 1 each time.
+		return (long) DEPOSITS_PER_THREAD * THREADS * (THREADS + 1) / 2;
+	}
+
+	private static String unique(String name) {
+		return name + "-" + UUID.randomUUID();
+	}
+
+}
