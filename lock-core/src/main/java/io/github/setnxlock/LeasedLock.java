@@ -62,6 +62,13 @@ public interface LeasedLock extends Lock {
 	String key();
 
 	/**
+	 * Return the lock's logical name, as given to
+	 * {@link LockRegistry#obtain(String, String)}; empty when none was given.
+	 * @return the name
+	 */
+	String name();
+
+	/**
 	 * Acquire the lock within the given wait, holding it for the given lease.
 	 * <p>
 	 * The lease is not renewed: the hold ends when the lease ends.
@@ -104,6 +111,25 @@ public interface LeasedLock extends Lock {
 	 * @return {@code true} if the current thread holds the lock
 	 */
 	boolean isHeldByCurrentThread();
+
+	/**
+	 * Throw if the current thread does not hold this lock, or no longer does. Long work
+	 * under a lock can call it between steps to stop as soon as the lock is lost.
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws LockLostException if its hold was lost (the lease ended, or a renewal found
+	 * the key taken); {@link #unlock()} is still owed
+	 */
+	void checkHeld();
+
+	/**
+	 * Interrupt the current thread as soon as its hold of this lock is found lost: a
+	 * renewal answered that the key is someone else's, renewals could not reach Redis
+	 * before the holder's deadline, or a lease of its own ended. Blocking work under the
+	 * lock then stops with an {@link InterruptedException}. It applies to the current
+	 * hold only.
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 */
+	void interruptOnLoss();
 
 	/**
 	 * Whether anyone holds this lock, as Redis sees it now.

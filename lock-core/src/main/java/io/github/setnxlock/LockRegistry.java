@@ -39,4 +39,17 @@ public interface LockRegistry {
 	 */
 	LeasedLock obtain(String key);
 
+	/**
+	 * Return the lock for the given key, with a logical name that listeners, metrics and
+	 * logs use instead of the key. Give locks whose keys vary (one per order, say) one
+	 * name, such as {@code "orders"}, so that what is reported by name stays bounded.
+	 * @param key the lock's key, without the registry's prefix; neither {@code null} nor
+	 * blank
+	 * @param name the lock's logical name; not {@code null}, may be empty
+	 * @return the lock (never {@code null})
+	 * @throws IllegalArgumentException if the key is {@code null} or blank, or the name
+	 * is {@code null}
+	 */
+	LeasedLock obtain(String key, String name);
+
 }

@@ -19,6 +19,7 @@ package io.github.setnxlock.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -26,10 +27,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.LockTimings;
 import io.github.setnxlock.redis.SetnxLockRegistry;
@@ -38,9 +41,11 @@ import io.github.setnxlock.redis.SetnxLockSettings;
 /**
  * Auto-configures a {@link SetnxLockRegistry} on the application's
  * {@link RedisConnectionFactory}, and the {@link LockTimings} of {@code @DistributedLock}
- * methods, from {@link SetnxLockProperties}. Nothing here talks to Redis, so the
- * application starts while Redis is down; invalid settings fail start-up with the name of
- * the property.
+ * methods, from {@link SetnxLockProperties}. The registry reports to every
+ * {@link LockListener} bean, and publishes each lost lock as a
+ * {@link io.github.setnxlock.LockLostEvent} application event for {@code @EventListener}
+ * methods. Nothing here talks to Redis, so the application starts while Redis is down;
+ * invalid settings fail start-up with the name of the property.
  *
  * @author setnx-lock authors
  */
@@ -53,8 +58,16 @@ public final class SetnxLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
-	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties) {
-		return new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings(properties));
+	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties,
+			ObjectProvider<LockListener> listeners) {
+		return new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings(properties),
+				listeners.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ApplicationEventLockListener setnxLockApplicationEventListener(ApplicationEventPublisher publisher) {
+		return new ApplicationEventLockListener(publisher);
 	}
 
 	@Bean
@@ -79,12 +92,17 @@ public final class SetnxLockAutoConfiguration {
 					"The key prefix must not be null; use an empty value for no prefix.");
 		}
 		checkLease("setnx.lock.lease-time", properties.getLeaseTime());
+		if (properties.getRenewal().getMaxHold() != null) {
+			checkLease("setnx.lock.renewal.max-hold", properties.getRenewal().getMaxHold());
+		}
 		return SetnxLockSettings.builder()
 			.keyPrefix(properties.getKeyPrefix())
 			.protocol(properties.getProtocol())
 			.leaseTime(properties.getLeaseTime())
 			.timestampUnit(properties.getTimestamp().getUnit())
 			.timestampClock(properties.getTimestamp().getClock())
+			.renewal(properties.getRenewal().isEnabled())
+			.maxHold(properties.getRenewal().getMaxHold())
 			.build();
 	}
 

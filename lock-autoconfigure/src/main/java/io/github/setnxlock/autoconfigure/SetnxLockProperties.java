@@ -52,7 +52,8 @@ public class SetnxLockProperties {
 	private LockProtocol protocol = LockProtocol.TOKEN;
 
 	/**
-	 * Lease of acquisitions that do not name one: a hold ends by itself after this long.
+	 * Lease of acquisitions that do not name one, renewed by the watchdog while held: a
+	 * holder that dies loses its locks within this time.
 	 */
 	private Duration leaseTime = Duration.ofSeconds(30);
 
@@ -63,6 +64,8 @@ public class SetnxLockProperties {
 	private Duration waitTime = Duration.ofSeconds(5);
 
 	private final Timestamp timestamp = new Timestamp();
+
+	private final Renewal renewal = new Renewal();
 
 	private final Aspect aspect = new Aspect();
 
@@ -116,6 +119,10 @@ public class SetnxLockProperties {
 		return this.timestamp;
 	}
 
+	public Renewal getRenewal() {
+		return this.renewal;
+	}
+
 	public Aspect getAspect() {
 		return this.aspect;
 	}
@@ -155,6 +162,41 @@ public class SetnxLockProperties {
 
 		public void setClock(TimestampClock clock) {
 			this.clock = clock;
+		}
+
+	}
+
+	/**
+	 * Settings of the lease renewal watchdog.
+	 */
+	public static class Renewal {
+
+		/**
+		 * Whether locks taken without a lease of their own are renewed every third of the
+		 * lease while held, so a live holder keeps its lock however long it works.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Longest time a renewed lock may be held: past it, renewals stop and the lock
+		 * ends with its lease. No limit when unset.
+		 */
+		private Duration maxHold;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Duration getMaxHold() {
+			return this.maxHold;
+		}
+
+		public void setMaxHold(Duration maxHold) {
+			this.maxHold = maxHold;
 		}
 
 	}

@@ -19,11 +19,16 @@ package io.github.setnxlock.autoconfigure;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostEvent;
+import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.DistributedLock;
 import io.github.setnxlock.annotation.DistributedLockAdvisor;
@@ -50,6 +55,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,6 +102,8 @@ class SetnxLockAutoConfigurationTests {
 			assertThat(settings.leaseTime()).isEqualTo(Duration.ofSeconds(30));
 			assertThat(settings.timestampUnit()).isEqualTo(TimestampUnit.SECONDS);
 			assertThat(settings.timestampClock()).isEqualTo(TimestampClock.REDIS);
+			assertThat(settings.renewal()).isTrue();
+			assertThat(settings.maxHold()).isNull();
 			assertThat(context.getBean(LockTimings.class).waitTime("any", null)).isEqualTo(Duration.ofSeconds(5));
 			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
 				.isEqualTo(DistributedLockAdvisor.DEFAULT_ORDER);
@@ -111,7 +119,8 @@ class SetnxLockAutoConfigurationTests {
 		runner
 			.withPropertyValues("setnx.lock.key-prefix=", "setnx.lock.protocol=timestamp", "setnx.lock.lease-time=45s",
 					"setnx.lock.timestamp.unit=milliseconds", "setnx.lock.timestamp.clock=local",
-					"setnx.lock.wait-time=250ms", "setnx.lock.aspect.order=42")
+					"setnx.lock.wait-time=250ms", "setnx.lock.aspect.order=42", "setnx.lock.renewal.enabled=false",
+					"setnx.lock.renewal.max-hold=10m")
 			.run((context) -> {
 				SetnxLockSettings settings = context.getBean(SetnxLockRegistry.class).getSettings();
 				assertThat(settings.keyPrefix()).isEmpty();
@@ -119,6 +128,8 @@ class SetnxLockAutoConfigurationTests {
 				assertThat(settings.leaseTime()).isEqualTo(Duration.ofSeconds(45));
 				assertThat(settings.timestampUnit()).isEqualTo(TimestampUnit.MILLISECONDS);
 				assertThat(settings.timestampClock()).isEqualTo(TimestampClock.LOCAL);
+				assertThat(settings.renewal()).isFalse();
+				assertThat(settings.maxHold()).isEqualTo(Duration.ofMinutes(10));
 				assertThat(context.getBean(LockTimings.class).waitTime("any", null)).isEqualTo(Duration.ofMillis(250));
 				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
 			});
@@ -182,10 +193,23 @@ class SetnxLockAutoConfigurationTests {
 	@Test
 	void twoRegistriesLeaveTheAdviceOut() {
 		runner.withUserConfiguration(UserRegistryConfiguration.class)
-			.withBean("secondRegistry", LockRegistry.class, () -> (key) -> {
-				throw new UnsupportedOperationException();
-			})
+			.withBean("secondRegistry", LockRegistry.class, () -> new SetnxLockRegistry(new StringRedisTemplate()))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class));
+	}
+
+	@Test
+	void aLostLockReachesListenerBeansAndEventListeners() {
+		runner.withUserConfiguration(LostLockConfiguration.class).run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("short-lived", "short");
+			assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(100))).isTrue();
+			Thread.sleep(300);
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+			LostLockConfiguration received = context.getBean(LostLockConfiguration.class);
+			assertThat(received.heardByListener).singleElement()
+				.satisfies((event) -> assertThat(event.name()).isEqualTo("short"));
+			assertThat(received.heardByEventListener).singleElement()
+				.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED));
+		});
 	}
 
 	@Test
@@ -256,6 +280,7 @@ class SetnxLockAutoConfigurationTests {
 		assertStartUpFails("setnx.lock.lease-time=-1s", "setnx.lock.lease-time");
 		assertStartUpFails("setnx.lock.lease-time=0s", "setnx.lock.lease-time");
 		assertStartUpFails("setnx.lock.lease-time=400d", "setnx.lock.lease-time");
+		assertStartUpFails("setnx.lock.renewal.max-hold=-1m", "setnx.lock.renewal.max-hold");
 	}
 
 	@Test
@@ -290,6 +315,32 @@ class SetnxLockAutoConfigurationTests {
 		@Bean
 		LockRegistry userRegistry(StringRedisTemplate redis) {
 			return new SetnxLockRegistry(redis);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LostLockConfiguration {
+
+		final List<LockLostEvent> heardByListener = new CopyOnWriteArrayList<>();
+
+		final List<LockLostEvent> heardByEventListener = new CopyOnWriteArrayList<>();
+
+		@Bean
+		LockListener recordingListener() {
+			return new LockListener() {
+
+				@Override
+				public void lockLost(LockLostEvent event) {
+					LostLockConfiguration.this.heardByListener.add(event);
+				}
+
+			};
+		}
+
+		@EventListener
+		void onLockLost(LockLostEvent event) {
+			this.heardByEventListener.add(event);
 		}
 
 	}

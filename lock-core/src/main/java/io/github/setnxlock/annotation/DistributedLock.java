@@ -35,7 +35,8 @@ import java.lang.annotation.Target;
  * registry puts its key prefix before it.
  * <p>
  * <b>How long.</b> The call waits up to {@link #waitTime()} for the lock, and holds it
- * for {@link #leaseTime()}. Settings keyed by the lock's {@link #name()}
+ * for {@link #leaseTime()} if it names one; otherwise the registry's watchdog renews the
+ * lease for as long as the method runs. Settings keyed by the lock's {@link #name()}
  * ({@code setnx.lock.locks[<name>].wait-time} and {@code .lease-time} with the Spring
  * Boot starter; the brackets keep the dots of the name) take precedence over the
  * attributes, so operators can tune a lock without a new build; the attributes take
@@ -109,8 +110,9 @@ public @interface DistributedLock {
 
 	/**
 	 * How long the lock is held before it ends by itself, in the format of
-	 * {@link #waitTime()}. Empty means the registry's lease
-	 * ({@code setnx.lock.lease-time}).
+	 * {@link #waitTime()}; it is never renewed, so choose it longer than the method can
+	 * take. Empty means the registry's lease ({@code setnx.lock.lease-time}), renewed by
+	 * the watchdog while the method runs.
 	 * @return the lease
 	 */
 	String leaseTime() default "";
@@ -129,6 +131,16 @@ public @interface DistributedLock {
 	 * @return the action
 	 */
 	OnLockFailure onFailure() default OnLockFailure.THROW;
+
+	/**
+	 * Whether to interrupt the method's thread as soon as its lock is found lost (a
+	 * renewal found the key taken, renewals could not reach Redis in time, or an explicit
+	 * lease ended), so that blocking work stops with an {@link InterruptedException}
+	 * instead of going on unprotected. Off by default: not every method reacts well to
+	 * interrupts.
+	 * @return whether to interrupt on loss
+	 */
+	boolean interruptOnLoss() default false;
 
 	/**
 	 * The name of the method to call instead, with {@link OnLockFailure#FALLBACK}: a

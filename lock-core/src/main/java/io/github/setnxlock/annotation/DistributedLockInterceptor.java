@@ -78,7 +78,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return invocation.proceed();
 		}
 		String key = lockKey(locked, target, invocation.getArguments());
-		LeasedLock lock = this.registry.get().obtain(key);
+		LeasedLock lock = this.registry.get().obtain(key, locked.name);
 		LockTimings timings = this.timings.get();
 		Duration wait = timings.waitTime(locked.name, locked.waitTime);
 		Duration lease = timings.leaseTime(locked.name, locked.leaseTime);
@@ -94,6 +94,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			return notAcquired(locked, target, invocation.getArguments(), key, wait);
 		}
 		long acquiredAt = System.nanoTime();
+		if (locked.interruptOnLoss) {
+			lock.interruptOnLoss();
+		}
 		Object result;
 		try {
 			result = invocation.proceed();

@@ -60,8 +60,11 @@ final class LockedMethod {
 
 	final Method fallback;
 
+	final boolean interruptOnLoss;
+
 	private LockedMethod(Method method, String name, Expression key, String keyText, Duration waitTime,
-			Duration leaseTime, Duration holdAtLeast, OnLockFailure onFailure, Method fallback) {
+			Duration leaseTime, Duration holdAtLeast, OnLockFailure onFailure, Method fallback,
+			boolean interruptOnLoss) {
 		this.method = method;
 		this.name = name;
 		this.key = key;
@@ -71,6 +74,7 @@ final class LockedMethod {
 		this.holdAtLeast = holdAtLeast;
 		this.onFailure = onFailure;
 		this.fallback = fallback;
+		this.interruptOnLoss = interruptOnLoss;
 	}
 
 	/**
@@ -105,7 +109,7 @@ final class LockedMethod {
 					DurationText.parse(placeholders.apply(annotation.holdAtLeast()), "holdAtLeast"), "holdAtLeast");
 			Method fallback = fallback(method, userClass, annotation);
 			return new LockedMethod(method, name, key, annotation.key(), waitTime, leaseTime, holdAtLeast,
-					annotation.onFailure(), fallback);
+					annotation.onFailure(), fallback, annotation.interruptOnLoss());
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@DistributedLock on " + describe(method) + ": " + ex.getMessage(), ex);

@@ -17,8 +17,11 @@ package io.github.setnxlock.redis;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+
+import io.github.setnxlock.LockLostEvent;
 
 /**
  * The JVM's state per lock key: a slot that settles contention between threads of this
@@ -81,9 +84,16 @@ final class KeyStates {
 	 * At most one thread at a time owns the key's <em>slot</em>: it is acquiring the key
 	 * in Redis or holds it. Other threads of this JVM wait for the slot rather than
 	 * asking Redis. The slot is free again when its owner unlocks, fails to acquire, or
-	 * lets its lease end: a holder that never calls {@code unlock()} does not block this
-	 * JVM for longer than its lease. Waiting uses a {@link Condition}, not
-	 * {@code synchronized}, so virtual threads do not pin their carrier.
+	 * loses its hold (its lease ends, or a renewal finds the key taken): a holder that
+	 * never calls {@code unlock()} does not block this JVM for longer than its lease.
+	 * <p>
+	 * The slot owner, while someone else holds the key in Redis, waits for the key's
+	 * release message: each message counts one <em>release generation</em> up, and a
+	 * waiter that noted the generation before it asked Redis waits only while it stays
+	 * the same, so a message that arrives between the answer and the wait is not missed.
+	 * <p>
+	 * Waiting uses {@link Condition}s, not {@code synchronized}, so virtual threads do
+	 * not pin their carrier.
 	 */
 	static final class KeyState {
 
@@ -91,12 +101,17 @@ final class KeyStates {
 
 		private final Condition slotFreed = this.mutex.newCondition();
 
+		private final Condition releaseAnnounced = this.mutex.newCondition();
+
 		/** Guarded by {@link #mutex}. */
 		private Thread slotOwner;
 
+		/** Guarded by {@link #mutex}. */
+		private long releaseGeneration;
+
 		/**
 		 * The holds of this key by thread: the slot owner's, and those of threads whose
-		 * lease ended and who have not yet unlocked.
+		 * hold was lost and who have not yet unlocked.
 		 */
 		private final Map<Thread, Hold> holds = new ConcurrentHashMap<>();
 
@@ -122,10 +137,11 @@ final class KeyStates {
 					long pause = Long.MAX_VALUE;
 					Hold ownerHold = this.holds.get(this.slotOwner);
 					if (ownerHold != null) {
-						pause = ownerHold.lease.deadlineNanos() - System.nanoTime();
-						if (pause <= 0) {
+						long now = System.nanoTime();
+						if (ownerHold.isLost(now)) {
 							break;
 						}
+						pause = ownerHold.lease().deadlineNanos() - now;
 					}
 					if (waitNanos != AcquireLoop.FOREVER) {
 						long remaining = startNanos + waitNanos - System.nanoTime();
@@ -180,12 +196,87 @@ final class KeyStates {
 		}
 
 		/**
+		 * Let the threads waiting for the slot know that its owner's hold was lost.
+		 */
+		void holdLost() {
+			this.mutex.lock();
+			try {
+				this.slotFreed.signalAll();
+			}
+			finally {
+				this.mutex.unlock();
+			}
+		}
+
+		/**
 		 * Return the given thread's hold.
 		 * @param thread the thread
 		 * @return its hold, or {@code null}
 		 */
 		Hold holdOf(Thread thread) {
 			return this.holds.get(thread);
+		}
+
+		/**
+		 * Return the number of release messages seen for this key so far.
+		 * @return the release generation
+		 */
+		long releaseGeneration() {
+			this.mutex.lock();
+			try {
+				return this.releaseGeneration;
+			}
+			finally {
+				this.mutex.unlock();
+			}
+		}
+
+		/**
+		 * Count a release message (or the news that messages may have been missed) and
+		 * wake the thread waiting for one.
+		 */
+		void releaseAnnounced() {
+			this.mutex.lock();
+			try {
+				this.releaseGeneration++;
+				this.releaseAnnounced.signalAll();
+			}
+			finally {
+				this.mutex.unlock();
+			}
+		}
+
+		/**
+		 * Wait until a release message newer than the given generation arrives, or the
+		 * time is up.
+		 * @param seenGeneration the generation noted before Redis was last asked
+		 * @param nanos the longest wait
+		 * @param interruptible whether an interrupt ends the wait
+		 * @return whether an interrupt arrived and was kept (not interruptible)
+		 * @throws InterruptedException if interruptible and interrupted
+		 */
+		boolean awaitRelease(long seenGeneration, long nanos, boolean interruptible) throws InterruptedException {
+			boolean interrupted = false;
+			long end = System.nanoTime() + nanos;
+			this.mutex.lock();
+			try {
+				for (long left = nanos; left > 0
+						&& this.releaseGeneration == seenGeneration; left = end - System.nanoTime()) {
+					try {
+						this.releaseAnnounced.awaitNanos(left);
+					}
+					catch (InterruptedException ex) {
+						if (interruptible) {
+							throw ex;
+						}
+						interrupted = true;
+					}
+				}
+				return interrupted;
+			}
+			finally {
+				this.mutex.unlock();
+			}
 		}
 
 		private void freeSlot(Thread thread) {
@@ -204,17 +295,75 @@ final class KeyStates {
 	}
 
 	/**
-	 * The current thread's hold of a key.
+	 * One thread's hold of a key. Its lease is replaced by each renewal; the holder, the
+	 * renewal thread and waiters of this JVM read it.
 	 */
 	static final class Hold {
 
-		final Lease lease;
+		final Thread thread;
+
+		final long acquiredNanos;
+
+		/**
+		 * Whether the registry renews this hold's lease (acquired without a lease of its
+		 * own).
+		 */
+		final boolean renewed;
+
+		private volatile Lease lease;
+
+		private final AtomicReference<LockLostEvent.Reason> lostReason = new AtomicReference<>();
+
+		/**
+		 * Set once the release is on its way, so that a late renewal answer is ignored.
+		 */
+		volatile boolean released;
+
+		/** Whether to interrupt the holding thread when the hold is found lost. */
+		volatile boolean interruptOnLoss;
 
 		/** Read and written only by the thread that holds. */
 		int count = 1;
 
-		Hold(Lease lease) {
+		Hold(Thread thread, Lease lease, boolean renewed) {
+			this.thread = thread;
 			this.lease = lease;
+			this.renewed = renewed;
+			this.acquiredNanos = lease.sentNanos();
+		}
+
+		Lease lease() {
+			return this.lease;
+		}
+
+		void renewed(Lease renewal) {
+			this.lease = renewal;
+		}
+
+		/**
+		 * Whether the hold is lost at the given time: marked lost, or past its deadline.
+		 * @param nowNanos {@link System#nanoTime()}
+		 * @return whether it is lost
+		 */
+		boolean isLost(long nowNanos) {
+			return this.lostReason.get() != null || this.lease.isExpired(nowNanos);
+		}
+
+		/**
+		 * Mark the hold lost, once.
+		 * @param reason how it was lost
+		 * @return {@code true} for the first mark, {@code false} if it was already lost
+		 */
+		boolean markLost(LockLostEvent.Reason reason) {
+			return this.lostReason.compareAndSet(null, reason);
+		}
+
+		/**
+		 * Return how the hold was lost, if it was marked.
+		 * @return the reason, or {@code null}
+		 */
+		LockLostEvent.Reason lostReason() {
+			return this.lostReason.get();
 		}
 
 	}

@@ -16,6 +16,7 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The Redis side of one protocol: acquire (with the expire-takeover), owner-checked
@@ -53,6 +54,17 @@ interface LockCommands {
 	 * @return what the release found
 	 */
 	ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep);
+
+	/**
+	 * Extend the leases of held locks while their keys are still theirs, all in one round
+	 * trip.
+	 * @param keys the locks' keys
+	 * @param leases their current leases, in the same order
+	 * @param lease how long each is extended for, from now
+	 * @return one result per lock, in the same order
+	 * @throws RuntimeException when the batch could not be sent at all
+	 */
+	List<RenewalResult> renew(List<LockKey> keys, List<Lease> leases, Duration lease);
 
 	/**
 	 * Whether any client holds the lock now.

@@ -44,7 +44,7 @@ final class LockScripts {
 
 	static final RedisScript<Long> TOKEN_KEEP = longScript("token-keep.lua");
 
-	static final RedisScript<Long> TIMESTAMP_KEEP = longScript("timestamp-clock.lua", "timestamp-keep.lua");
+	static final RedisScript<List> TIMESTAMP_KEEP = listScript("timestamp-clock.lua", "timestamp-keep.lua");
 
 	static final RedisScript<List> TIMESTAMP_HELD = listScript("timestamp-clock.lua", "timestamp-held.lua");
 

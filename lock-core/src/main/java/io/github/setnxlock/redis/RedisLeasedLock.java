@@ -16,10 +16,12 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.KeyStates.Hold;
 import io.github.setnxlock.redis.KeyStates.KeyState;
@@ -47,9 +49,12 @@ final class RedisLeasedLock implements LeasedLock {
 
 	private final LockKey key;
 
-	RedisLeasedLock(SetnxLockRegistry registry, LockKey key) {
+	private final String name;
+
+	RedisLeasedLock(SetnxLockRegistry registry, LockKey key, String name) {
 		this.registry = registry;
 		this.key = key;
+		this.name = name;
 	}
 
 	@Override
@@ -58,9 +63,14 @@ final class RedisLeasedLock implements LeasedLock {
 	}
 
 	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
 	public void lock() {
 		try {
-			acquire(AcquireLoop.FOREVER, this.registry.settings.leaseTime(), false);
+			acquire(AcquireLoop.FOREVER, null, false);
 		}
 		catch (InterruptedException ex) {
 			// Not reachable: an uninterruptible wait keeps the interrupt instead.
@@ -71,13 +81,13 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		acquire(AcquireLoop.FOREVER, this.registry.settings.leaseTime(), true);
+		acquire(AcquireLoop.FOREVER, null, true);
 	}
 
 	@Override
 	public boolean tryLock() {
 		try {
-			return acquire(0, this.registry.settings.leaseTime(), false);
+			return acquire(0, null, false);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -87,28 +97,39 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-		return acquire(Math.max(0, unit.toNanos(time)), this.registry.settings.leaseTime(), true);
+		return acquire(Math.max(0, unit.toNanos(time)), null, true);
 	}
 
 	@Override
 	public boolean tryLock(Duration wait) throws InterruptedException {
-		return tryLock(wait, this.registry.settings.leaseTime());
+		return acquire(waitNanos(wait), null, true);
 	}
 
 	@Override
 	public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
+		long waitNanos = waitNanos(wait);
+		SetnxLockSettings.checkLease("lease", lease);
+		return acquire(waitNanos, lease, true);
+	}
+
+	private static long waitNanos(Duration wait) {
 		if (wait == null) {
 			throw new IllegalArgumentException("wait must not be null");
 		}
 		if (wait.isNegative()) {
 			throw new IllegalArgumentException("wait must not be negative, but was " + wait);
 		}
-		SetnxLockSettings.checkLease("lease", lease);
-		long waitNanos = (wait.compareTo(UNLIMITED_WAIT) > 0) ? AcquireLoop.FOREVER : wait.toNanos();
-		return acquire(waitNanos, lease, true);
+		return (wait.compareTo(UNLIMITED_WAIT) > 0) ? AcquireLoop.FOREVER : wait.toNanos();
 	}
 
-	private boolean acquire(long waitNanos, Duration lease, boolean interruptible) throws InterruptedException {
+	/**
+	 * Acquire the lock.
+	 * @param waitNanos how long to wait
+	 * @param explicitLease the caller's lease, or {@code null} for the registry's lease,
+	 * renewed while held when the registry renews
+	 * @param interruptible whether an interrupt ends the wait
+	 */
+	private boolean acquire(long waitNanos, Duration explicitLease, boolean interruptible) throws InterruptedException {
 		if (interruptible && Thread.interrupted()) {
 			throw new InterruptedException("Interrupted before acquiring lock '" + key() + "'");
 		}
@@ -120,10 +141,8 @@ final class RedisLeasedLock implements LeasedLock {
 		try {
 			Hold hold = state.holdOf(current);
 			if (hold != null) {
-				if (hold.lease.isExpired(System.nanoTime())) {
-					throw new LockLostException(key(),
-							"Lock '" + key() + "' was lost before this thread took it again: " + leaseEnded(hold)
-									+ "; unlock() it to clear the hold");
+				if (hold.isLost(System.nanoTime())) {
+					throw lost(hold, "before this thread took it again; unlock() it to clear the hold");
 				}
 				hold.count++;
 				// The existing hold keeps its own reference to the state.
@@ -132,6 +151,8 @@ final class RedisLeasedLock implements LeasedLock {
 			if (!state.claimSlot(current, startNanos, waitNanos, interruptible)) {
 				return false;
 			}
+			boolean renewed = explicitLease == null && this.registry.settings.renewal();
+			Duration lease = (explicitLease != null) ? explicitLease : this.registry.settings.leaseTime();
 			Attempt attempt = null;
 			try {
 				attempt = this.registry.acquireLoop.acquire(this.key, this.registry.ownerTokens.next(), lease,
@@ -139,7 +160,11 @@ final class RedisLeasedLock implements LeasedLock {
 			}
 			finally {
 				holding = attempt != null;
-				state.acquired(current, holding ? new Hold(attempt.lease()) : null);
+				Hold acquired = holding ? new Hold(current, attempt.lease(), renewed) : null;
+				state.acquired(current, acquired);
+				if (acquired != null && renewed) {
+					this.registry.renewer.renew(tracked(state, acquired));
+				}
 			}
 			return holding;
 		}
@@ -148,6 +173,10 @@ final class RedisLeasedLock implements LeasedLock {
 				states.release(this.key.redisKey(), state);
 			}
 		}
+	}
+
+	private LeaseRenewer.Tracked tracked(KeyState state, Hold hold) {
+		return new LeaseRenewer.Tracked(this.key, this.name, state, hold);
 	}
 
 	@Override
@@ -168,42 +197,83 @@ final class RedisLeasedLock implements LeasedLock {
 		if (hold == null) {
 			throw new IllegalMonitorStateException("Lock '" + key() + "' is not held by the current thread");
 		}
-		boolean expired = hold.lease.isExpired(System.nanoTime());
+		boolean lostBefore = hold.isLost(System.nanoTime());
 		if (hold.count > 1) {
 			hold.count--;
-			if (expired) {
-				throw new LockLostException(key(), "Lock '" + key() + "' was lost: " + leaseEnded(hold));
+			if (lostBefore) {
+				report(hold, LockLostEvent.Reason.LEASE_ENDED);
+				throw lost(hold, "before unlock()");
 			}
 			return;
 		}
+		hold.released = true;
+		this.registry.renewer.stop(hold);
 		ReleaseResult result;
 		try {
 			result = this.registry.runner.runUninterrupted(
-					() -> (keep != null) ? this.registry.commands.releaseKeeping(this.key, hold.lease, keep)
-							: this.registry.commands.release(this.key, hold.lease));
+					() -> (keep != null) ? this.registry.commands.releaseKeeping(this.key, hold.lease(), keep)
+							: this.registry.commands.release(this.key, hold.lease()));
 		}
 		finally {
 			// Redis first: a local waiter must not find our key still there.
 			state.released(current);
 			this.registry.states.release(this.key.redisKey(), state);
 		}
-		if (result == ReleaseResult.NOT_OURS) {
-			throw new LockLostException(key(), "Lock '" + key()
-					+ "' was lost before unlock(): another client took it over or deleted it after the lease ended");
+		if (result == ReleaseResult.NOT_OURS && !lostBefore) {
+			report(hold, LockLostEvent.Reason.RELEASE_FOUND_ANOTHER_OWNER);
+			throw new LockLostException(key(),
+					"Lock '" + key() + "' was lost before unlock(): another client took it over or deleted it");
 		}
-		if (expired || result == ReleaseResult.EXPIRED) {
-			throw new LockLostException(key(), "Lock '" + key() + "' was lost before unlock(): " + leaseEnded(hold));
+		if (lostBefore || result != ReleaseResult.RELEASED) {
+			report(hold, LockLostEvent.Reason.LEASE_ENDED);
+			throw lost(hold, "before unlock()");
 		}
 	}
 
-	private static String leaseEnded(Hold hold) {
-		return "its lease of " + Duration.ofMillis(hold.lease.validityMillis()) + " ended";
+	/**
+	 * Tell the listeners of a loss the renewer did not already report.
+	 */
+	private void report(Hold hold, LockLostEvent.Reason reason) {
+		if (hold.markLost(reason)) {
+			this.registry.events.lockLost(new LockLostEvent(key(), this.name, reason, hold.thread.getName(),
+					hold.lease().fencingToken(), Instant.now()));
+		}
+	}
+
+	private LockLostException lost(Hold hold, String when) {
+		LockLostEvent.Reason reason = hold.lostReason();
+		String how = (reason == LockLostEvent.Reason.RENEWAL_REJECTED) ? "a renewal found it taken over or deleted"
+				: (reason == LockLostEvent.Reason.RENEWAL_FAILED)
+						? "renewals could not reach Redis before the lease of "
+								+ Duration.ofMillis(hold.lease().validityMillis()) + " ended"
+						: "its lease of " + Duration.ofMillis(hold.lease().validityMillis()) + " ended";
+		return new LockLostException(key(), "Lock '" + key() + "' was lost " + when + ": " + how);
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread() {
 		Hold hold = currentThreadHold();
-		return hold != null && !hold.lease.isExpired(System.nanoTime());
+		return hold != null && !hold.isLost(System.nanoTime());
+	}
+
+	@Override
+	public void checkHeld() {
+		Hold hold = currentThreadHold();
+		if (hold == null) {
+			throw new IllegalMonitorStateException("Lock '" + key() + "' is not held by the current thread");
+		}
+		if (hold.isLost(System.nanoTime())) {
+			throw lost(hold, "while held");
+		}
+	}
+
+	@Override
+	public void interruptOnLoss() {
+		Hold hold = currentThreadHold();
+		if (hold == null) {
+			throw new IllegalMonitorStateException("Lock '" + key() + "' is not held by the current thread");
+		}
+		this.registry.renewer.interruptOnLoss(tracked(this.registry.states.find(this.key.redisKey()), hold));
 	}
 
 	@Override
@@ -219,14 +289,8 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public long fencingToken() {
-		Hold hold = currentThreadHold();
-		if (hold == null) {
-			throw new IllegalMonitorStateException("Lock '" + key() + "' is not held by the current thread");
-		}
-		if (hold.lease.isExpired(System.nanoTime())) {
-			throw new LockLostException(key(), "Lock '" + key() + "' was lost: " + leaseEnded(hold));
-		}
-		return hold.lease.fencingToken();
+		checkHeld();
+		return currentThreadHold().lease().fencingToken();
 	}
 
 	private Hold currentThreadHold() {

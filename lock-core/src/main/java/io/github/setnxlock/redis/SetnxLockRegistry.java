@@ -16,11 +16,13 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
 
 /**
@@ -37,11 +39,17 @@ import io.github.setnxlock.LockRegistry;
  * Redis, the prefix and the protocol shares the locks.
  * <p>
  * <b>Leases.</b> Every hold is a lease: {@link SetnxLockSettings#leaseTime()} (30 s by
- * default) unless {@link LeasedLock#tryLock(Duration, Duration)} names one. This version
- * does not renew leases: a hold ends when its lease ends, even while its holder still
- * works, so choose a lease longer than the work. The holder finds out through
- * {@link LeasedLock#isHeldByCurrentThread()} turning {@code false} and a
- * {@link io.github.setnxlock.LockLostException} from {@code unlock()}.
+ * default) unless {@link LeasedLock#tryLock(Duration, Duration)} names one. Holds taken
+ * without a lease of their own are renewed by a watchdog every third of the lease while
+ * they are held (all of them in one pipelined round trip per tick), so a live holder
+ * keeps its lock however long it works and a dead one loses it within one lease; an
+ * explicit lease is never renewed, and {@link SetnxLockSettings#maxHold()} can cap how
+ * long renewals go on. A hold is lost when a renewal finds the key taken, when renewals
+ * cannot reach Redis before the holder's own deadline, or when an explicit lease ends:
+ * {@link LeasedLock#isHeldByCurrentThread()} turns {@code false},
+ * {@link LeasedLock#checkHeld()} and {@code unlock()} throw
+ * {@link io.github.setnxlock.LockLostException}, and the {@link LockListener}s hear it
+ * once.
  * <p>
  * <b>Threads.</b> Locks are reentrant per thread and held by the thread that acquired
  * them. Threads of one JVM that want the same key settle among themselves first, so only
@@ -86,6 +94,10 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
 	final AcquireLoop acquireLoop;
 
+	final LockEvents events;
+
+	final LeaseRenewer renewer;
+
 	/**
 	 * Create a registry with {@link SetnxLockSettings#defaults() the default settings}.
 	 * @param redis the template to talk to Redis with
@@ -100,24 +112,45 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @param settings the settings
 	 */
 	public SetnxLockRegistry(StringRedisTemplate redis, SetnxLockSettings settings) {
+		this(redis, settings, List.of());
+	}
+
+	/**
+	 * Create a registry that reports to listeners.
+	 * @param redis the template to talk to Redis with
+	 * @param settings the settings
+	 * @param listeners the listeners, called in this order
+	 */
+	public SetnxLockRegistry(StringRedisTemplate redis, SetnxLockSettings settings, List<LockListener> listeners) {
 		Objects.requireNonNull(redis, "redis must not be null");
+		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.commands = switch (settings.protocol()) {
 			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION);
 			case TIMESTAMP -> new TimestampLockCommands(redis, FENCE_RETENTION, settings);
 		};
 		this.acquireLoop = new AcquireLoop(this.commands, this.runner);
+		this.events = new LockEvents(listeners);
+		this.renewer = new LeaseRenewer(this.commands, settings.leaseTime(), settings.maxHold(), this.events);
 	}
 
 	@Override
 	public LeasedLock obtain(String key) {
+		return obtain(key, "");
+	}
+
+	@Override
+	public LeasedLock obtain(String key, String name) {
+		if (name == null) {
+			throw new IllegalArgumentException("Lock name must not be null; use an empty name for none");
+		}
 		if (key == null) {
 			throw new IllegalArgumentException("Lock key must not be null");
 		}
 		if (key.isBlank()) {
 			throw new IllegalArgumentException("Lock key must not be empty or blank, but was '" + key + "'");
 		}
-		return new RedisLeasedLock(this, LockKey.of(this.settings.keyPrefix(), key));
+		return new RedisLeasedLock(this, LockKey.of(this.settings.keyPrefix(), key), name);
 	}
 
 	/**
@@ -143,6 +176,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.renewer.close();
 		this.runner.close();
 	}
 

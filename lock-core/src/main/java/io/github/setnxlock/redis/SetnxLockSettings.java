@@ -47,6 +47,10 @@ public final class SetnxLockSettings {
 
 	private final Clock localClock;
 
+	private final boolean renewal;
+
+	private final Duration maxHold;
+
 	private SetnxLockSettings(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.protocol = builder.protocol;
@@ -54,6 +58,8 @@ public final class SetnxLockSettings {
 		this.timestampUnit = builder.timestampUnit;
 		this.timestampClock = builder.timestampClock;
 		this.localClock = builder.localClock;
+		this.renewal = builder.renewal;
+		this.maxHold = builder.maxHold;
 	}
 
 	/**
@@ -70,6 +76,21 @@ public final class SetnxLockSettings {
 	 */
 	public static Builder builder() {
 		return new Builder();
+	}
+
+	/**
+	 * Return a builder that starts from these settings.
+	 * @return a new builder
+	 */
+	public Builder toBuilder() {
+		return new Builder().keyPrefix(this.keyPrefix)
+			.protocol(this.protocol)
+			.leaseTime(this.leaseTime)
+			.timestampUnit(this.timestampUnit)
+			.timestampClock(this.timestampClock)
+			.localClock(this.localClock)
+			.renewal(this.renewal)
+			.maxHold(this.maxHold);
 	}
 
 	/**
@@ -124,11 +145,29 @@ public final class SetnxLockSettings {
 		return this.localClock;
 	}
 
+	/**
+	 * Return whether holds taken without a lease of their own are renewed while held:
+	 * {@code true} by default.
+	 * @return whether the watchdog renews leases
+	 */
+	public boolean renewal() {
+		return this.renewal;
+	}
+
+	/**
+	 * Return how long a renewed hold may last before renewals stop and it ends with its
+	 * lease, or {@code null} for no limit (the default).
+	 * @return the limit, or {@code null}
+	 */
+	public Duration maxHold() {
+		return this.maxHold;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.keyPrefix + "', protocol=" + this.protocol + ", leaseTime="
 				+ this.leaseTime + ", timestampUnit=" + this.timestampUnit + ", timestampClock=" + this.timestampClock
-				+ "]";
+				+ ", renewal=" + this.renewal + ", maxHold=" + this.maxHold + "]";
 	}
 
 	/**
@@ -148,7 +187,32 @@ public final class SetnxLockSettings {
 
 		private Clock localClock = Clock.systemUTC();
 
+		private boolean renewal = true;
+
+		private Duration maxHold;
+
 		private Builder() {
+		}
+
+		/**
+		 * Set whether holds taken without a lease of their own are renewed while held.
+		 * @param renewal whether the watchdog renews leases
+		 * @return this builder
+		 */
+		public Builder renewal(boolean renewal) {
+			this.renewal = renewal;
+			return this;
+		}
+
+		/**
+		 * Set how long a renewed hold may last before renewals stop.
+		 * @param maxHold a positive duration of at most 365 days, or {@code null} for no
+		 * limit
+		 * @return this builder
+		 */
+		public Builder maxHold(Duration maxHold) {
+			this.maxHold = (maxHold != null) ? checkLease("maxHold", maxHold) : null;
+			return this;
 		}
 
 		/**

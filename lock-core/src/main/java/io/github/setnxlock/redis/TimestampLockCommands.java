@@ -17,8 +17,10 @@ package io.github.setnxlock.redis;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -88,18 +90,53 @@ final class TimestampLockCommands implements LockCommands {
 
 	@Override
 	public ReleaseResult release(LockKey key, Lease lease) {
-		Long result = RedisCall.run(key, "release", () -> this.redis.execute(LockScripts.TIMESTAMP_RELEASE,
-				List.of(key.redisKey()), lease.value(), Long.toString(this.unitMillis), callerClock()));
+		Long result = RedisCall.run(key, "release",
+				() -> this.redis.execute(LockScripts.TIMESTAMP_RELEASE, List.of(key.redisKey(), key.fenceKey()),
+						lease.value(), Long.toString(this.unitMillis), callerClock(),
+						Long.toString(lease.fencingToken())));
 		return releaseResult(result);
 	}
 
 	@Override
 	public ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep) {
-		Long result = RedisCall.run(key, "release",
-				() -> this.redis.execute(LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey()), lease.value(),
-						Long.toString(this.unitMillis), callerClock(), Long.toString(keep.toMillis()),
-						Long.toString(KEY_GRACE.toMillis())));
-		return releaseResult(result);
+		List<?> reply = RedisCall.list(key, RedisCall.run(key, "release",
+				() -> this.redis.execute(LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey(), key.fenceKey()),
+						lease.value(), Long.toString(this.unitMillis), callerClock(), Long.toString(keep.toMillis()),
+						Long.toString(KEY_GRACE.toMillis()), Long.toString(lease.fencingToken()))));
+		return releaseResult(RedisCall.longAt(key, reply, 0));
+	}
+
+	@Override
+	public List<RenewalResult> renew(List<LockKey> keys, List<Lease> leases, Duration lease) {
+		String unit = Long.toString(this.unitMillis);
+		String clock = callerClock();
+		String keep = Long.toString(lease.toMillis());
+		String grace = Long.toString(KEY_GRACE.toMillis());
+		List<List<String>> calls = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			calls.add(List.of(keys.get(i).redisKey(), keys.get(i).fenceKey(), leases.get(i).value(), unit, clock, keep,
+					grace, Long.toString(leases.get(i).fencingToken())));
+		}
+		long sentNanos = System.nanoTime();
+		List<Object> answers = ScriptPipeline.run(this.redis, LockScripts.TIMESTAMP_KEEP, ReturnType.MULTI, 2, calls);
+		List<RenewalResult> results = new ArrayList<>(answers.size());
+		for (int i = 0; i < answers.size(); i++) {
+			Object answer = answers.get(i);
+			Lease current = leases.get(i);
+			LockKey key = keys.get(i);
+			try {
+				List<?> reply = RedisCall.list(key, answer);
+				long status = RedisCall.longAt(key, reply, 0);
+				results.add((status == 1)
+						? RenewalResult.renewed(new Lease(RedisCall.stringAt(key, reply, 1), current.fencingToken(),
+								sentNanos, RedisCall.longAt(key, reply, 2)))
+						: RenewalResult.rejected(releaseResult(status)));
+			}
+			catch (RuntimeException ex) {
+				results.add(RenewalResult.failed(ex));
+			}
+		}
+		return results;
 	}
 
 	private static ReleaseResult releaseResult(Long result) {

@@ -16,8 +16,10 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -70,6 +72,30 @@ final class TokenLockCommands implements LockCommands {
 		Long kept = RedisCall.run(key, "release", () -> this.redis.execute(LockScripts.TOKEN_KEEP,
 				List.of(key.redisKey()), lease.value(), Long.toString(keep.toMillis())));
 		return (kept != null && kept == 1) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OURS;
+	}
+
+	@Override
+	public List<RenewalResult> renew(List<LockKey> keys, List<Lease> leases, Duration lease) {
+		String leaseMillis = Long.toString(lease.toMillis());
+		List<List<String>> calls = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			calls.add(List.of(keys.get(i).redisKey(), leases.get(i).value(), leaseMillis));
+		}
+		long sentNanos = System.nanoTime();
+		List<Object> answers = ScriptPipeline.run(this.redis, LockScripts.TOKEN_KEEP, ReturnType.INTEGER, 1, calls);
+		List<RenewalResult> results = new ArrayList<>(answers.size());
+		for (int i = 0; i < answers.size(); i++) {
+			Object answer = answers.get(i);
+			Lease current = leases.get(i);
+			if (Long.valueOf(1).equals(answer)) {
+				results.add(RenewalResult
+					.renewed(new Lease(current.value(), current.fencingToken(), sentNanos, lease.toMillis())));
+			}
+			else {
+				results.add(RenewalResult.rejected(ReleaseResult.NOT_OURS));
+			}
+		}
+		return results;
 	}
 
 	@Override

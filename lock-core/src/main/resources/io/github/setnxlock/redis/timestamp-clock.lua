@@ -14,3 +14,18 @@ end
 local function is_timestamp(value)
   return string.len(value) <= 18 and string.match(value, '^%d+$') ~= nil
 end
+-- Whether the key, whose value is a timestamp and ours has not expired, still holds our
+-- lock. A different value is, by the documented pattern, a client that lost a GETSET race
+-- and wrote its timestamp anyway: the lock is still ours. But if a client of this library
+-- acquired the key after us (our key was deleted, or lost in a Redis restart), the fencing
+-- counter beside it has moved past our token, and the lock is not ours any more.
+local function still_ours(current, our_value, our_token, fence_key)
+  if current == our_value then
+    return true
+  end
+  local fence = redis.pcall('GET', fence_key)
+  if type(fence) ~= 'string' or tonumber(fence) == nil then
+    return true
+  end
+  return tonumber(fence) <= tonumber(our_token)
+end

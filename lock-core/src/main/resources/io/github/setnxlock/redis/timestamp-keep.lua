@@ -1,20 +1,28 @@
--- Timestamp protocol, release that keeps the lock for a while ("hold at least"): while our
--- own timestamp has not expired, write a new one that ends after the given time, rounded
--- up to a whole unit, instead of deleting the key. Ownership is judged as in
--- timestamp-release.lua, and read and write are one step for the same reason.
--- KEYS[1] lock key; ARGV[1] our value, ARGV[2] ms per unit, ARGV[3] caller clock in ms or '',
--- ARGV[4] ms to keep, ARGV[5] how long the key outlives its timestamp in ms
--- Returns 1 when kept; 0 when the key is gone or is not a timestamp; -1 when our timestamp
--- had expired.
+-- Timestamp protocol, compare-and-extend: while our own timestamp has not expired, write a
+-- new one that ends after the given time, rounded up to a whole unit. Renewals use it with
+-- the lease, and a release that keeps the lock for a while ("hold at least") with the time
+-- to keep. Ownership is judged as in timestamp-release.lua, and read and write are one step
+-- for the same reason: between them our timestamp could expire and another client take the
+-- lock, whose expiry we would then move.
+-- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] our value, ARGV[2] ms per unit,
+-- ARGV[3] caller clock in ms or '', ARGV[4] ms to keep, ARGV[5] how long the key outlives its
+-- timestamp in ms, ARGV[6] our fencing token
+-- Returns {1, new value, ms until it expires} when extended; {0} when the key is gone or is
+-- not a timestamp; {-1} when our timestamp had expired.
 local current = redis.pcall('GET', KEYS[1])
 if type(current) ~= 'string' or not is_timestamp(current) then
-  return 0
+  return {0}
 end
 local unit = tonumber(ARGV[2])
 local now_ms = now_millis(ARGV[3])
 if tonumber(ARGV[1]) <= math.floor(now_ms / unit) then
-  return -1
+  return {-1}
+end
+if not still_ours(current, ARGV[1], ARGV[6], KEYS[2]) then
+  return {0}
 end
 local kept_until = math.ceil((now_ms + tonumber(ARGV[4])) / unit)
-redis.call('SET', KEYS[1], string.format('%.0f', kept_until), 'PX', kept_until * unit - now_ms + tonumber(ARGV[5]))
-return 1
+local value = string.format('%.0f', kept_until)
+local validity_ms = kept_until * unit - now_ms
+redis.call('SET', KEYS[1], value, 'PX', validity_ms + tonumber(ARGV[5]))
+return {1, value, validity_ms}

@@ -5,8 +5,10 @@
 -- A client of the documented pattern that loses a GETSET race still overwrites the value
 -- with its own timestamp; the documentation says the winner keeps the lock all the same.
 -- Such a client only writes after it read an expired value, so while our timestamp is
--- still valid a different timestamp in the key is that rewrite, and the lock is still ours.
--- KEYS[1] lock key; ARGV[1] our value, ARGV[2] ms per unit, ARGV[3] caller clock in ms or ''
+-- still valid a different timestamp in the key is that rewrite, and the lock is still ours,
+-- unless the fencing counter shows a later acquisition (see still_ours).
+-- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] our value, ARGV[2] ms per unit,
+-- ARGV[3] caller clock in ms or '', ARGV[4] our fencing token
 -- Returns 1 when deleted; 2 when deleted after a losing GETSET had rewritten the value;
 -- 0 when the key is gone or is not a timestamp; -1 when our timestamp had expired.
 local current = redis.pcall('GET', KEYS[1])
@@ -16,6 +18,9 @@ end
 local now = math.floor(now_millis(ARGV[3]) / tonumber(ARGV[2]))
 if tonumber(ARGV[1]) <= now then
   return -1
+end
+if not still_ours(current, ARGV[1], ARGV[4], KEYS[2]) then
+  return 0
 end
 redis.call('DEL', KEYS[1])
 if current == ARGV[1] then

@@ -299,6 +299,16 @@ class DistributedLockAdvisorTests {
 	}
 
 	@Test
+	void interruptOnLossStopsTheMethodWhenItsLeaseEnds() {
+		Locked locked = start(Locked.class);
+		long start = System.nanoTime();
+		assertThatExceptionOfType(InterruptedException.class).isThrownBy(() -> locked.interruptedOnLoss("a"))
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement().isInstanceOf(LockLostException.class));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+		assertThat(Thread.interrupted()).isFalse();
+	}
+
+	@Test
 	void whenRedisIsDownThenTheCallFailsWhateverTheFailureAction() {
 		try (RedisServer down = RedisServer.start()) {
 			AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
@@ -576,6 +586,11 @@ class DistributedLockAdvisorTests {
 		public void failsAfterItsLease(String id) throws InterruptedException {
 			Thread.sleep(500);
 			throw new IllegalStateException("failed late " + id);
+		}
+
+		@DistributedLock(key = "#id", leaseTime = "200ms", interruptOnLoss = true)
+		public void interruptedOnLoss(String id) throws InterruptedException {
+			Thread.sleep(30_000);
 		}
 
 		@DistributedLock(key = "#id", waitTime = "${test.wait:100ms}")

@@ -16,6 +16,9 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.List;
+
+import io.github.setnxlock.LockListener;
 
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
@@ -42,9 +45,13 @@ final class TestClient implements AutoCloseable {
 	}
 
 	TestClient(RedisServer server, SetnxLockSettings settings, Duration commandTimeout) {
+		this(server, settings, commandTimeout, List.of());
+	}
+
+	TestClient(RedisServer server, SetnxLockSettings settings, Duration commandTimeout, List<LockListener> listeners) {
 		this.factory = RedisConnections.create(server, commandTimeout);
 		this.redis = RedisConnections.template(this.factory);
-		this.registry = new SetnxLockRegistry(this.redis, settings);
+		this.registry = new SetnxLockRegistry(this.redis, settings, listeners);
 	}
 
 	@Override

@@ -1,0 +1,264 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.setnxlock.LockLostEvent;
+import io.github.setnxlock.LockLostEvent.Reason;
+import io.github.setnxlock.redis.KeyStates.Hold;
+import io.github.setnxlock.redis.KeyStates.KeyState;
+
+/**
+ * The registry's watchdog: one thread that, every third of the default lease, extends the
+ * leases of all the holds taken without a lease of their own, in one pipelined round
+ * trip, and finds out which holds are lost.
+ * <p>
+ * A renewal answered "not ours" loses the hold at once. One that fails to reach Redis is
+ * tried again a quarter period later, until the holder's own deadline passes; then the
+ * hold is lost. A hold that has lasted the registry's {@code maxHold} is no longer
+ * renewed and ends with its lease. A lost hold is reported to the listeners once, frees
+ * the key's slot for the other threads of this JVM, and interrupts its thread if it asked
+ * to be. Holds that asked for an interrupt are also watched at their deadline, renewed or
+ * not.
+ *
+ * @author setnx-lock authors
+ */
+final class LeaseRenewer implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(LeaseRenewer.class);
+
+	private final LockCommands commands;
+
+	private final Duration lease;
+
+	private final long periodNanos;
+
+	private final Duration maxHold;
+
+	private final LockEvents events;
+
+	private final Map<Hold, Tracked> renewed = new ConcurrentHashMap<>();
+
+	private final ScheduledThreadPoolExecutor scheduler;
+
+	private volatile ScheduledFuture<?> ticks;
+
+	private final AtomicLong batches = new AtomicLong();
+
+	private final AtomicLong renewals = new AtomicLong();
+
+	LeaseRenewer(LockCommands commands, Duration lease, Duration maxHold, LockEvents events) {
+		this.commands = commands;
+		this.lease = lease;
+		this.periodNanos = Math.max(1, lease.toNanos() / 3);
+		this.maxHold = maxHold;
+		this.events = events;
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "setnx-lock-renewal");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.setRemoveOnCancelPolicy(true);
+	}
+
+	/**
+	 * Renew a hold until it is released or lost.
+	 * @param tracked the hold
+	 */
+	void renew(Tracked tracked) {
+		this.renewed.put(tracked.hold(), tracked);
+		if (this.ticks == null) {
+			synchronized (this) {
+				if (this.ticks == null) {
+					this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.periodNanos, this.periodNanos,
+							TimeUnit.NANOSECONDS);
+				}
+			}
+		}
+	}
+
+	/**
+	 * Stop renewing a hold (it is being released).
+	 * @param hold the hold
+	 */
+	void stop(Hold hold) {
+		this.renewed.remove(hold);
+	}
+
+	/**
+	 * Interrupt the hold's thread when the hold is lost, watching its deadline too.
+	 * @param tracked the hold
+	 */
+	void interruptOnLoss(Tracked tracked) {
+		tracked.hold().interruptOnLoss = true;
+		watchDeadline(tracked);
+	}
+
+	private void watchDeadline(Tracked tracked) {
+		Hold hold = tracked.hold();
+		long delay = hold.lease().deadlineNanos() - System.nanoTime();
+		this.scheduler.schedule(() -> {
+			if (hold.released || hold.lostReason() != null) {
+				return;
+			}
+			if (hold.isLost(System.nanoTime())) {
+				lost(tracked, hold.renewed ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
+			}
+			else {
+				watchDeadline(tracked);
+			}
+		}, Math.max(0, delay), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Return how many holds are being renewed.
+	 * @return the number of holds
+	 */
+	int size() {
+		return this.renewed.size();
+	}
+
+	/**
+	 * Return how many batches of renewals were sent, one round trip each.
+	 * @return the number of batches
+	 */
+	long batches() {
+		return this.batches.get();
+	}
+
+	/**
+	 * Return how many leases were extended.
+	 * @return the number of renewals
+	 */
+	long renewals() {
+		return this.renewals.get();
+	}
+
+	private void tick() {
+		try {
+			renewDue();
+		}
+		catch (RuntimeException ex) {
+			// The schedule must survive anything, or held locks would silently expire.
+			logger.error("Lease renewal failed", ex);
+		}
+	}
+
+	private void renewDue() {
+		long now = System.nanoTime();
+		List<Tracked> batch = new ArrayList<>();
+		for (Tracked tracked : this.renewed.values()) {
+			Hold hold = tracked.hold();
+			if (hold.released || hold.lostReason() != null) {
+				this.renewed.remove(hold);
+			}
+			else if (hold.isLost(now)) {
+				lost(tracked, Reason.RENEWAL_FAILED);
+			}
+			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
+				// Past the limit the hold ends with its lease; unlock() reports it.
+				this.renewed.remove(hold);
+			}
+			else {
+				batch.add(tracked);
+			}
+		}
+		if (batch.isEmpty()) {
+			return;
+		}
+		List<RenewalResult> results;
+		this.batches.incrementAndGet();
+		try {
+			results = this.commands.renew(batch.stream().map(Tracked::key).toList(),
+					batch.stream().map((tracked) -> tracked.hold().lease()).toList(), this.lease);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not renew " + batch.size() + " lock lease(s); trying again", ex);
+			retrySoon();
+			return;
+		}
+		boolean failed = false;
+		for (int i = 0; i < batch.size(); i++) {
+			Tracked tracked = batch.get(i);
+			RenewalResult result = results.get(i);
+			if (result.renewed() != null) {
+				tracked.hold().renewed(result.renewed());
+				this.renewals.incrementAndGet();
+			}
+			else if (result.rejected() != null) {
+				lost(tracked, Reason.RENEWAL_REJECTED);
+			}
+			else {
+				logger.warn("Could not renew the lease of lock '" + tracked.key().key() + "'; trying again",
+						result.failure());
+				failed = true;
+			}
+		}
+		if (failed) {
+			retrySoon();
+		}
+	}
+
+	private void retrySoon() {
+		this.scheduler.schedule(this::tick, Math.max(1, this.periodNanos / 4), TimeUnit.NANOSECONDS);
+	}
+
+	private void lost(Tracked tracked, Reason reason) {
+		Hold hold = tracked.hold();
+		this.renewed.remove(hold);
+		if (hold.released || !hold.markLost(reason)) {
+			return;
+		}
+		tracked.state().holdLost();
+		if (hold.interruptOnLoss) {
+			hold.thread.interrupt();
+		}
+		this.events.lockLost(new LockLostEvent(tracked.key().key(), tracked.name(), reason, hold.thread.getName(),
+				hold.lease().fencingToken(), Instant.now()));
+	}
+
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+	/**
+	 * A hold the renewer looks after.
+	 *
+	 * @param key the lock's keys
+	 * @param name the lock's logical name
+	 * @param state the key's state in this JVM
+	 * @param hold the hold
+	 */
+	record Tracked(LockKey key, String name, KeyState state, Hold hold) {
+
+	}
+
+}

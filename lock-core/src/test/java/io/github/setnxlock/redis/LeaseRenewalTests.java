@@ -1,0 +1,354 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostEvent;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The watchdog, under both protocols against a real {@code redis-server}: live holders
+ * keep their locks for many leases, dead ones lose them within one, renewals are batched,
+ * and every way of losing a hold reaches the holder and the listeners.
+ *
+ * @author setnx-lock authors
+ */
+class LeaseRenewalTests {
+
+	private static final Duration LEASE = Duration.ofMillis(300);
+
+	private final List<AutoCloseable> closeables = new ArrayList<>();
+
+	private final List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	@AfterEach
+	void close() throws Exception {
+		this.threads.shutdownNow();
+		this.threads.awaitTermination(10, TimeUnit.SECONDS);
+		for (int i = this.closeables.size() - 1; i >= 0; i--) {
+			this.closeables.get(i).close();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aLiveHolderKeepsItsLockForTenLeases(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
+		SetnxLockRegistry other = client(server, settings(protocol)).registry;
+		LeasedLock lock = holder.obtain("long-work", "work");
+		lock.lock();
+		long token = lock.fencingToken();
+		long end = System.nanoTime() + LEASE.multipliedBy(10).toNanos();
+		while (System.nanoTime() - end < 0) {
+			assertThat(other.obtain("long-work").tryLock()).isFalse();
+			Thread.sleep(LEASE.toMillis() / 2);
+		}
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		assertThat(lock.fencingToken()).isEqualTo(token);
+		assertThat(holder.renewer.renewals()).isGreaterThanOrEqualTo(20);
+		lock.unlock();
+		assertThat(this.lost).isEmpty();
+		assertThat(holder.renewer.size()).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aDeadHolderIsReplacedWithinOneLease(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		TestClient dying = new TestClient(server, settings(protocol));
+		SetnxLockRegistry other = client(server, settings(protocol)).registry;
+		this.threads.submit(() -> dying.registry.obtain("dies").lock()).get(10, TimeUnit.SECONDS);
+		Thread.sleep(LEASE.toMillis());
+		// Its renewals stop and it never unlocks: what a crashed JVM leaves behind.
+		dying.close();
+		LeasedLock lock = other.obtain("dies");
+		long start = System.nanoTime();
+		assertThat(lock.tryLock(LEASE.multipliedBy(5))).isTrue();
+		// Bounded by one lease plus the renewal period at most; a generous margin, as
+		// machine load can delay any of it.
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(LEASE.multipliedBy(4));
+		lock.unlock();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void anExplicitLeaseIsNeverRenewed(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
+		LeasedLock lock = holder.obtain("explicit");
+		assertThat(lock.tryLock(Duration.ZERO, LEASE)).isTrue();
+		assertThat(holder.renewer.size()).isZero();
+		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
+			.withMessageContaining("its lease of");
+		assertThat(this.lost).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED));
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void renewalsStopAfterTheMaxHold(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		SetnxLockRegistry holder = client(server,
+				settings(protocol).toBuilder().maxHold(LEASE.multipliedBy(2)).build()).registry;
+		LeasedLock lock = holder.obtain("capped", "capped-work");
+		lock.lock();
+		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
+		assertThat(holder.renewer.renewals()).isPositive();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(this.lost).singleElement().satisfies((event) -> {
+			assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED);
+			assertThat(event.key()).isEqualTo("capped");
+			assertThat(event.name()).isEqualTo("capped-work");
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aRenewalThatFindsTheKeyTakenLosesTheHoldAtOnce(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		TestClient holder = client(server, settings(protocol));
+		LeasedLock lock = holder.registry.obtain("stolen", "stolen-work");
+		lock.lock();
+		long token = lock.fencingToken();
+		steal(server, protocol, holder, "stolen");
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.lost.isEmpty());
+		assertThat(this.lost).singleElement().satisfies((event) -> {
+			assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.RENEWAL_REJECTED);
+			assertThat(event.name()).isEqualTo("stolen-work");
+			assertThat(event.fencingToken()).isEqualTo(token);
+			assertThat(event.holder()).isEqualTo(Thread.currentThread().getName());
+		});
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::checkHeld)
+			.withMessageContaining("a renewal found it taken over or deleted");
+		// Another thread of this JVM gets the slot back at once, and waits in Redis.
+		Future<Boolean> local = this.threads.submit(() -> holder.registry.obtain("stolen").tryLock());
+		assertThat(local.get(10, TimeUnit.SECONDS)).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(holder.redis.hasKey("lock:stolen")).isTrue();
+		assertThat(this.lost).hasSize(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void interruptOnLossStopsTheHoldersBlockingWork(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		TestClient holder = client(server, settings(protocol));
+		CountDownLatch holding = new CountDownLatch(1);
+		Future<Throwable> work = this.threads.submit(() -> {
+			LeasedLock lock = holder.registry.obtain("interrupted");
+			lock.lock();
+			lock.interruptOnLoss();
+			holding.countDown();
+			try {
+				Thread.sleep(30_000);
+				return null;
+			}
+			catch (InterruptedException ex) {
+				return ex;
+			}
+			finally {
+				assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+			}
+		});
+		assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
+		steal(server, protocol, holder, "interrupted");
+		assertThat(work.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void interruptOnLossAlsoWatchesAnExplicitLease(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		TestClient holder = client(server, settings(protocol));
+		Future<Throwable> work = this.threads.submit(() -> {
+			LeasedLock lock = holder.registry.obtain("short");
+			assertThat(lock.tryLock(Duration.ZERO, LEASE)).isTrue();
+			lock.interruptOnLoss();
+			try {
+				Thread.sleep(30_000);
+				return null;
+			}
+			catch (InterruptedException ex) {
+				return ex;
+			}
+			finally {
+				assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+			}
+		});
+		assertThat(work.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+		assertThat(this.lost).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED));
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void renewalsOfManyHoldsShareOneRoundTripPerTick(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
+		int holds = 50;
+		List<LeasedLock> locks = new ArrayList<>();
+		for (int i = 0; i < holds; i++) {
+			LeasedLock lock = holder.obtain("many:" + i);
+			lock.lock();
+			locks.add(lock);
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> holder.renewer.renewals() >= 3L * holds);
+		long batches = holder.renewer.batches();
+		long renewals = holder.renewer.renewals();
+		assertThat(renewals / batches).as("renewals per round trip").isGreaterThanOrEqualTo(holds / 2);
+		locks.forEach(LeasedLock::unlock);
+		assertThat(this.lost).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void renewalSurvivesARestartOfAPersistentRedisThatKeptTheKey(LockProtocol protocol) throws Exception {
+		RedisServer server = server("--appendonly", "yes", "--appendfsync", "always");
+		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
+		LeasedLock lock = holder.obtain("persistent");
+		lock.lock();
+		server.restart();
+		// The restarted Redis has the key but not the scripts: renewals load them again.
+		long renewed = holder.renewer.renewals();
+		await().atMost(Duration.ofSeconds(10)).until(() -> holder.renewer.renewals() >= renewed + 3);
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		lock.unlock();
+		assertThat(this.lost).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aRestartThatLostTheKeyIsReportedAsALoss(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
+		LeasedLock lock = holder.obtain("forgotten");
+		lock.lock();
+		server.restart();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.lost.isEmpty());
+		assertThat(this.lost).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.RENEWAL_REJECTED));
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void renewalsThatCannotReachRedisLoseTheHoldAtItsDeadline(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		TestClient holder = new TestClient(server, settings(protocol), Duration.ofMillis(100), List.of(listener()));
+		this.closeables.add(holder);
+		LeasedLock lock = holder.registry.obtain("unreachable");
+		lock.lock();
+		server.stop();
+		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.lost.isEmpty());
+		assertThat(this.lost).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.RENEWAL_FAILED));
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aFailingListenerDoesNotStopTheOthersNorTheUnlock(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		LockListener failing = new LockListener() {
+
+			@Override
+			public void lockLost(LockLostEvent event) {
+				throw new IllegalStateException("listener failed");
+			}
+
+		};
+		TestClient holder = new TestClient(server, settings(protocol), Duration.ofSeconds(2),
+				List.of(failing, listener()));
+		this.closeables.add(holder);
+		LeasedLock lock = holder.registry.obtain("listened");
+		assertThat(lock.tryLock(Duration.ZERO, LEASE)).isTrue();
+		Thread.sleep(LEASE.multipliedBy(2).toMillis());
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(this.lost).hasSize(1);
+		assertThat(holder.registry.localKeyCount()).isZero();
+	}
+
+	/**
+	 * Delete a held lock's key behind its holder's back (as a restart of Redis without
+	 * persistence would) and let another client take the lock.
+	 */
+	private void steal(RedisServer server, LockProtocol protocol, TestClient holder, String key) throws Exception {
+		holder.redis.delete("lock:" + key);
+		SetnxLockRegistry thief = client(server, settings(protocol)).registry;
+		this.threads.submit(() -> {
+			thief.obtain(key).lock();
+			return null;
+		}).get(10, TimeUnit.SECONDS);
+	}
+
+	private SetnxLockSettings settings(LockProtocol protocol) {
+		return SetnxLockSettings.builder()
+			.protocol(protocol)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.leaseTime(LEASE)
+			.build();
+	}
+
+	private RedisServer server(String... arguments) {
+		RedisServer server = RedisServer.start(arguments);
+		this.closeables.add(server);
+		return server;
+	}
+
+	private TestClient client(RedisServer server, SetnxLockSettings settings) {
+		TestClient client = new TestClient(server, settings, Duration.ofSeconds(2), List.of(listener()));
+		this.closeables.add(client);
+		return client;
+	}
+
+	private LockListener listener() {
+		return new LockListener() {
+
+			@Override
+			public void lockLost(LockLostEvent event) {
+				LeaseRenewalTests.this.lost.add(event);
+			}
+
+		};
+	}
+
+}
