@@ -20,15 +20,24 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.KeyStates.KeyState;
 
 /**
  * Repeats acquisition attempts against Redis until one succeeds or the wait ends.
+ * <p>
+ * Between attempts it waits for the key's release message (see {@link ReleaseMessages}),
+ * and no longer than the holder's remaining lease, so a handoff takes one message and one
+ * attempt, with no polling. Where holders may not announce their releases (the timestamp
+ * protocol, shared with clients of the documented pattern), or while the subscription is
+ * not confirmed, it also re-checks after a short jittered backoff (2 ms doubling to 64
+ * ms). A thread that was handed the slot by a local release first waits a moment for that
+ * release's message, which waiters in other JVMs receive at the same time, so the JVM
+ * that released does not win every handoff.
  * <p>
  * Each attempt runs on the {@link CommandRunner}, and the caller waits for its answer
  * only as long as its wait has left, so a wait with a time limit ends on time even when
@@ -48,18 +57,40 @@ final class AcquireLoop {
 
 	private static final Log logger = LogFactory.getLog(AcquireLoop.class);
 
+	/**
+	 * The longest a new slot owner waits for the release message of the release that
+	 * handed it the slot.
+	 */
+	static final long HANDOFF_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
 	private final LockCommands commands;
 
 	private final CommandRunner runner;
 
-	AcquireLoop(LockCommands commands, CommandRunner runner) {
+	private final ReleaseMessages messages;
+
+	private final boolean holdersAnnounce;
+
+	/**
+	 * Create the loop.
+	 * @param commands the protocol
+	 * @param runner runs the attempts
+	 * @param messages the release subscription
+	 * @param holdersAnnounce whether every holder announces its release (token protocol);
+	 * if not (timestamp protocol, where clients of the documented pattern release with a
+	 * plain {@code DEL}), waiters also re-check on a short backoff
+	 */
+	AcquireLoop(LockCommands commands, CommandRunner runner, ReleaseMessages messages, boolean holdersAnnounce) {
 		this.commands = commands;
 		this.runner = runner;
+		this.messages = messages;
+		this.holdersAnnounce = holdersAnnounce;
 	}
 
 	/**
 	 * Acquire the lock in Redis.
 	 * @param key the lock's keys
+	 * @param state the key's state in this JVM, whose slot the caller owns
 	 * @param ownerToken the token of this acquisition
 	 * @param lease the lease to ask for
 	 * @param startNanos when the caller's wait began
@@ -70,17 +101,22 @@ final class AcquireLoop {
 	 * @return the acquired attempt, or {@code null} when the wait ended first
 	 * @throws InterruptedException if interruptible and interrupted
 	 */
-	Attempt acquire(LockKey key, String ownerToken, Duration lease, long startNanos, long waitNanos,
+	Attempt acquire(LockKey key, KeyState state, String ownerToken, Duration lease, long startNanos, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		long deadline = (waitNanos > 0) ? startNanos + waitNanos : CommandRunner.NO_DEADLINE;
 		RetryBackoff backoff = new RetryBackoff();
 		boolean answered = false;
 		boolean interrupted = false;
 		try {
+			long handoff = state.takeHandoff();
+			if (handoff >= 0 && this.messages.isListening()) {
+				interrupted |= state.awaitRelease(handoff, HANDOFF_WAIT_NANOS, interruptible);
+			}
 			while (true) {
 				if (deadline != CommandRunner.NO_DEADLINE && deadline - System.nanoTime() <= 0) {
 					return null;
 				}
+				long generation = state.releaseGeneration();
 				CompletableFuture<Attempt> future = this.runner
 					.submit(() -> this.commands.acquire(key, ownerToken, lease));
 				Attempt attempt = null;
@@ -113,12 +149,20 @@ final class AcquireLoop {
 					return null;
 				}
 				answered = true;
-				long pause = backoff.nextPauseNanos(attempt.holderTtlMillis());
+				long pause;
+				if (this.holdersAnnounce && attempt.holderTtlMillis() >= 0 && this.messages.isListening()) {
+					// The release message wakes us; the holder's lease bounds the wait if
+					// it dies without one.
+					pause = TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);
+				}
+				else {
+					pause = backoff.nextPauseNanos(attempt.holderTtlMillis());
+				}
 				if (deadline != CommandRunner.NO_DEADLINE) {
 					pause = Math.min(pause, deadline - System.nanoTime());
 				}
 				if (pause > 0) {
-					interrupted |= pause(pause, interruptible);
+					interrupted |= state.awaitRelease(generation, pause, interruptible);
 				}
 			}
 		}
@@ -141,26 +185,6 @@ final class AcquireLoop {
 				}
 			}
 		});
-	}
-
-	/**
-	 * Sleep for the given time.
-	 * @return whether an interrupt arrived and was swallowed (not interruptible)
-	 */
-	private static boolean pause(long nanos, boolean interruptible) throws InterruptedException {
-		if (interruptible) {
-			TimeUnit.NANOSECONDS.sleep(nanos);
-			return false;
-		}
-		long end = System.nanoTime() + nanos;
-		boolean interrupted = false;
-		for (long left = nanos; left > 0; left = end - System.nanoTime()) {
-			LockSupport.parkNanos(left);
-			if (Thread.interrupted()) {
-				interrupted = true;
-			}
-		}
-		return interrupted;
 	}
 
 }

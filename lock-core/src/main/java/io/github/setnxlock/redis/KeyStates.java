@@ -15,6 +15,8 @@
  */
 package io.github.setnxlock.redis;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
@@ -79,6 +81,14 @@ final class KeyStates {
 	}
 
 	/**
+	 * Run an action for every key some thread holds or waits for.
+	 * @param action the action
+	 */
+	void forEach(java.util.function.Consumer<KeyState> action) {
+		this.states.values().forEach(action);
+	}
+
+	/**
 	 * One key's state in this JVM.
 	 * <p>
 	 * At most one thread at a time owns the key's <em>slot</em>: it is acquiring the key
@@ -109,6 +119,12 @@ final class KeyStates {
 		/** Guarded by {@link #mutex}. */
 		private long releaseGeneration;
 
+		/** Guarded by {@link #mutex}. */
+		private long handoffGeneration = -1;
+
+		/** The threads waiting for the slot, in order. Guarded by {@link #mutex}. */
+		private final Deque<Thread> slotQueue = new ArrayDeque<>();
+
 		/**
 		 * The holds of this key by thread: the slot owner's, and those of threads whose
 		 * hold was lost and who have not yet unlocked.
@@ -119,7 +135,9 @@ final class KeyStates {
 		int references;
 
 		/**
-		 * Wait until the slot is free and take it.
+		 * Wait for the slot and take it. Waiting threads get the slot in the order they
+		 * came, handed over directly, so a thread that releases and locks again at once
+		 * cannot overtake the others.
 		 * @param thread the thread that takes the slot
 		 * @param startNanos when the wait began
 		 * @param waitNanos {@link AcquireLoop#FOREVER}, {@code 0} for no wait, or a time
@@ -133,41 +151,85 @@ final class KeyStates {
 			boolean interrupted = false;
 			this.mutex.lock();
 			try {
-				while (this.slotOwner != null) {
-					long pause = Long.MAX_VALUE;
-					Hold ownerHold = this.holds.get(this.slotOwner);
-					if (ownerHold != null) {
-						long now = System.nanoTime();
-						if (ownerHold.isLost(now)) {
-							break;
+				if (this.slotOwner == null && this.slotQueue.isEmpty()) {
+					this.slotOwner = thread;
+					return true;
+				}
+				this.slotQueue.add(thread);
+				boolean taken = false;
+				try {
+					while (this.slotOwner != thread) {
+						long pause = Long.MAX_VALUE;
+						Hold ownerHold = (this.slotOwner != null) ? this.holds.get(this.slotOwner) : null;
+						if (ownerHold != null) {
+							long now = System.nanoTime();
+							if (ownerHold.isLost(now)) {
+								if (this.slotQueue.peek() == thread) {
+									// The owner lost its hold and may never unlock: go on
+									// without it.
+									this.slotOwner = thread;
+									break;
+								}
+							}
+							else {
+								pause = ownerHold.lease().deadlineNanos() - now;
+							}
 						}
-						pause = ownerHold.lease().deadlineNanos() - now;
-					}
-					if (waitNanos != AcquireLoop.FOREVER) {
-						long remaining = startNanos + waitNanos - System.nanoTime();
-						if (remaining <= 0) {
-							return false;
+						if (waitNanos != AcquireLoop.FOREVER) {
+							long remaining = startNanos + waitNanos - System.nanoTime();
+							if (remaining <= 0) {
+								return false;
+							}
+							pause = Math.min(pause, remaining);
 						}
-						pause = Math.min(pause, remaining);
-					}
-					try {
-						this.slotFreed.awaitNanos(pause);
-					}
-					catch (InterruptedException ex) {
-						if (interruptible) {
-							throw ex;
+						try {
+							this.slotFreed.awaitNanos(Math.max(pause, 1));
 						}
-						interrupted = true;
+						catch (InterruptedException ex) {
+							if (interruptible) {
+								throw ex;
+							}
+							interrupted = true;
+						}
+					}
+					taken = true;
+					return true;
+				}
+				finally {
+					this.slotQueue.remove(thread);
+					if (!taken && this.slotOwner == thread) {
+						// Handed over just as the wait ended: pass it on.
+						this.slotOwner = this.slotQueue.peek();
+						this.slotFreed.signalAll();
 					}
 				}
-				this.slotOwner = thread;
-				return true;
 			}
 			finally {
 				this.mutex.unlock();
 				if (interrupted) {
 					thread.interrupt();
 				}
+			}
+		}
+
+		/**
+		 * Return, once, the release generation at which the previous slot owner released
+		 * the key in Redis and handed the slot to the caller; the caller then waits for
+		 * that release's message, which reaches the waiters of other JVMs at the same
+		 * time, before it asks Redis, so that it does not win every handoff by being
+		 * first.
+		 * @return the generation, or {@code -1} when the slot was not handed over after a
+		 * release
+		 */
+		long takeHandoff() {
+			this.mutex.lock();
+			try {
+				long generation = this.handoffGeneration;
+				this.handoffGeneration = -1;
+				return generation;
+			}
+			finally {
+				this.mutex.unlock();
 			}
 		}
 
@@ -182,7 +244,7 @@ final class KeyStates {
 				this.holds.put(thread, hold);
 			}
 			else {
-				freeSlot(thread);
+				freeSlot(thread, false);
 			}
 		}
 
@@ -192,7 +254,7 @@ final class KeyStates {
 		 */
 		void released(Thread thread) {
 			this.holds.remove(thread);
-			freeSlot(thread);
+			freeSlot(thread, true);
 		}
 
 		/**
@@ -279,12 +341,15 @@ final class KeyStates {
 			}
 		}
 
-		private void freeSlot(Thread thread) {
+		private void freeSlot(Thread thread, boolean afterRelease) {
 			this.mutex.lock();
 			try {
 				if (this.slotOwner == thread) {
-					this.slotOwner = null;
-					this.slotFreed.signal();
+					this.slotOwner = this.slotQueue.peek();
+					if (this.slotOwner != null && afterRelease) {
+						this.handoffGeneration = this.releaseGeneration;
+					}
+					this.slotFreed.signalAll();
 				}
 			}
 			finally {

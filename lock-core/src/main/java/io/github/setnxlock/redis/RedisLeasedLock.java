@@ -155,7 +155,7 @@ final class RedisLeasedLock implements LeasedLock {
 			Duration lease = (explicitLease != null) ? explicitLease : this.registry.settings.leaseTime();
 			Attempt attempt = null;
 			try {
-				attempt = this.registry.acquireLoop.acquire(this.key, this.registry.ownerTokens.next(), lease,
+				attempt = this.registry.acquireLoop.acquire(this.key, state, this.registry.ownerTokens.next(), lease,
 						startNanos, waitNanos, interruptible);
 			}
 			finally {

@@ -96,6 +96,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
 	final LockEvents events;
 
+	final ReleaseMessages messages;
+
 	final LeaseRenewer renewer;
 
 	/**
@@ -126,10 +128,12 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.commands = switch (settings.protocol()) {
-			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION);
+			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION, settings.releaseChannel());
 			case TIMESTAMP -> new TimestampLockCommands(redis, FENCE_RETENTION, settings);
 		};
-		this.acquireLoop = new AcquireLoop(this.commands, this.runner);
+		this.messages = new ReleaseMessages(redis, settings.releaseChannel(), this.states, this.runner);
+		this.acquireLoop = new AcquireLoop(this.commands, this.runner, this.messages,
+				settings.protocol() == LockProtocol.TOKEN);
 		this.events = new LockEvents(listeners);
 		this.renewer = new LeaseRenewer(this.commands, settings.leaseTime(), settings.maxHold(), this.events);
 	}
@@ -176,6 +180,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.messages.close();
 		this.renewer.close();
 		this.runner.close();
 	}

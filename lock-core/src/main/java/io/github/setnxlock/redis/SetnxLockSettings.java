@@ -51,6 +51,8 @@ public final class SetnxLockSettings {
 
 	private final Duration maxHold;
 
+	private final String releaseChannel;
+
 	private SetnxLockSettings(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.protocol = builder.protocol;
@@ -60,6 +62,7 @@ public final class SetnxLockSettings {
 		this.localClock = builder.localClock;
 		this.renewal = builder.renewal;
 		this.maxHold = builder.maxHold;
+		this.releaseChannel = builder.releaseChannel;
 	}
 
 	/**
@@ -90,7 +93,8 @@ public final class SetnxLockSettings {
 			.timestampClock(this.timestampClock)
 			.localClock(this.localClock)
 			.renewal(this.renewal)
-			.maxHold(this.maxHold);
+			.maxHold(this.maxHold)
+			.releaseChannel(this.releaseChannel);
 	}
 
 	/**
@@ -163,11 +167,22 @@ public final class SetnxLockSettings {
 		return this.maxHold;
 	}
 
+	/**
+	 * Return the Redis pub/sub channel on which releases are announced (the message is
+	 * the lock key), so that waiters wake up at once: {@code "setnx-lock:released"} by
+	 * default. Every client of the same locks must use the same channel.
+	 * @return the channel
+	 */
+	public String releaseChannel() {
+		return this.releaseChannel;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.keyPrefix + "', protocol=" + this.protocol + ", leaseTime="
 				+ this.leaseTime + ", timestampUnit=" + this.timestampUnit + ", timestampClock=" + this.timestampClock
-				+ ", renewal=" + this.renewal + ", maxHold=" + this.maxHold + "]";
+				+ ", renewal=" + this.renewal + ", maxHold=" + this.maxHold + ", releaseChannel='" + this.releaseChannel
+				+ "']";
 	}
 
 	/**
@@ -191,7 +206,23 @@ public final class SetnxLockSettings {
 
 		private Duration maxHold;
 
+		private String releaseChannel = "setnx-lock:released";
+
 		private Builder() {
+		}
+
+		/**
+		 * Set the pub/sub channel on which releases are announced.
+		 * @param releaseChannel the channel; not blank
+		 * @return this builder
+		 */
+		public Builder releaseChannel(String releaseChannel) {
+			if (releaseChannel == null || releaseChannel.isBlank()) {
+				throw new IllegalArgumentException(
+						"releaseChannel must not be blank, but was '" + releaseChannel + "'");
+			}
+			this.releaseChannel = releaseChannel;
+			return this;
 		}
 
 		/**

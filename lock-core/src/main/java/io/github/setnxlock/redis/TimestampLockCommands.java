@@ -55,11 +55,14 @@ final class TimestampLockCommands implements LockCommands {
 
 	private final Clock localClock;
 
+	private final String releaseChannel;
+
 	TimestampLockCommands(StringRedisTemplate redis, Duration fenceRetention, SetnxLockSettings settings) {
 		this.redis = redis;
 		this.fenceRetentionMillis = fenceRetention.toMillis();
 		this.unitMillis = settings.timestampUnit().toMillis();
 		this.localClock = (settings.timestampClock() == TimestampClock.LOCAL) ? settings.localClock() : null;
+		this.releaseChannel = settings.releaseChannel();
 	}
 
 	@Override
@@ -93,7 +96,7 @@ final class TimestampLockCommands implements LockCommands {
 		Long result = RedisCall.run(key, "release",
 				() -> this.redis.execute(LockScripts.TIMESTAMP_RELEASE, List.of(key.redisKey(), key.fenceKey()),
 						lease.value(), Long.toString(this.unitMillis), callerClock(),
-						Long.toString(lease.fencingToken())));
+						Long.toString(lease.fencingToken()), this.releaseChannel));
 		return releaseResult(result);
 	}
 

@@ -36,8 +36,11 @@ final class TokenLockCommands implements LockCommands {
 
 	private final long fenceRetentionMillis;
 
-	TokenLockCommands(StringRedisTemplate redis, Duration fenceRetention) {
+	private final String releaseChannel;
+
+	TokenLockCommands(StringRedisTemplate redis, Duration fenceRetention, String releaseChannel) {
 		this.redis = redis;
+		this.releaseChannel = releaseChannel;
 		this.fenceRetentionMillis = fenceRetention.toMillis();
 	}
 
@@ -62,8 +65,8 @@ final class TokenLockCommands implements LockCommands {
 
 	@Override
 	public ReleaseResult release(LockKey key, Lease lease) {
-		Long deleted = RedisCall.run(key, "release",
-				() -> this.redis.execute(LockScripts.TOKEN_RELEASE, List.of(key.redisKey()), lease.value()));
+		Long deleted = RedisCall.run(key, "release", () -> this.redis.execute(LockScripts.TOKEN_RELEASE,
+				List.of(key.redisKey()), lease.value(), this.releaseChannel));
 		return (deleted != null && deleted == 1) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OURS;
 	}
 

@@ -1,0 +1,110 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two JVMs, four threads each, on one lock key: the merged history of their critical
+ * sections never overlaps, and both JVMs get the lock. The figures of the run (cycles per
+ * second, handoff time, share of handoffs that cross JVMs, worst and median wait) are
+ * printed for the record, not asserted: timings belong to the benchmarks.
+ *
+ * @author setnx-lock authors
+ */
+class CrossJvmHandoffTests {
+
+	private static final Duration RUN = Duration.ofSeconds(3);
+
+	@Test
+	void twoJvmsNeverHoldTogetherAndBothGetTheLock(@TempDir Path directory) throws Exception {
+		try (RedisServer server = RedisServer.start()) {
+			Path childOutput = directory.resolve("child.txt");
+			Path ownOutput = directory.resolve("own.txt");
+			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+			// Time enough for the child JVM to start, connect and warm up.
+			long startAt = System.currentTimeMillis() + 4000;
+			Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+					HandoffHarness.class.getName(), Integer.toString(server.port()), "handoff", "4",
+					Long.toString(RUN.toMillis()), childOutput.toString(), "B", Long.toString(startAt))
+				.redirectErrorStream(true)
+				.redirectOutput(directory.resolve("child.log").toFile())
+				.start();
+			HandoffHarness.run(server.port(), "handoff", 4, RUN, ownOutput, "A", startAt);
+			assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+			assertThat(child.exitValue()).as(Files.readString(directory.resolve("child.log"))).isZero();
+			List<Entry> history = new ArrayList<>();
+			for (Path output : List.of(ownOutput, childOutput)) {
+				for (String line : Files.readAllLines(output)) {
+					String[] fields = line.split(" ");
+					history.add(new Entry(fields[0], Long.parseLong(fields[2]), Long.parseLong(fields[3]),
+							Long.parseLong(fields[4])));
+				}
+			}
+			history.sort(Comparator.comparingLong(Entry::entered));
+			int overlaps = 0;
+			int crossings = 0;
+			List<Long> handoffs = new ArrayList<>();
+			for (int i = 1; i < history.size(); i++) {
+				Entry before = history.get(i - 1);
+				Entry after = history.get(i);
+				if (after.entered() < before.left()) {
+					overlaps++;
+				}
+				handoffs.add(after.entered() - before.left());
+				if (!after.jvm().equals(before.jvm())) {
+					crossings++;
+				}
+			}
+			long byA = history.stream().filter((entry) -> entry.jvm().equals("A")).count();
+			List<Long> waits = history.stream().map((entry) -> entry.entered() - entry.asked()).sorted().toList();
+			handoffs.sort(Long::compare);
+			System.out.printf(
+					"cross-JVM handoff run: %d entries in %s (%.0f/s), A %d, B %d; handoff p50 %d us,"
+							+ " p99 %d us; %.1f%% of handoffs cross JVMs; wait p50 %d us, worst %d us (%.1fx median)%n",
+					history.size(), RUN, history.size() / (double) RUN.toSeconds(), byA, history.size() - byA,
+					percentile(handoffs, 50), percentile(handoffs, 99),
+					100.0 * crossings / Math.max(1, history.size() - 1), percentile(waits, 50),
+					waits.get(waits.size() - 1),
+					waits.get(waits.size() - 1) / (double) Math.max(1, percentile(waits, 50)));
+			assertThat(overlaps).as("critical sections that overlapped").isZero();
+			assertThat(byA).isPositive();
+			assertThat(history.size() - byA).isPositive();
+		}
+	}
+
+	private static long percentile(List<Long> sorted, int percent) {
+		return sorted.get(Math.min(sorted.size() - 1, sorted.size() * percent / 100));
+	}
+
+	record Entry(String jvm, long asked, long entered, long left) {
+	}
+
+}

@@ -1,0 +1,128 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.test.RedisConnections;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * One JVM's side of a contended-lock run: several threads take the same lock over and
+ * over for a while, and every critical section is written down (JVM, thread, when the
+ * thread asked, when it entered, when it left, in microseconds of the wall clock, which
+ * all JVMs of one machine share). {@link CrossJvmHandoffTests} runs it in its own JVM and
+ * in a child JVM against one {@code redis-server} and checks the merged history.
+ * <p>
+ * Both JVMs connect and warm up first, then start together at an agreed wall-clock time,
+ * so that start-up of the child JVM does not count as waiting.
+ * <p>
+ * Arguments: Redis port, lock key, threads, run time in ms, output file, JVM name, start
+ * time (epoch ms).
+ *
+ * @author setnx-lock authors
+ */
+public final class HandoffHarness {
+
+	private HandoffHarness() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		run(Integer.parseInt(args[0]), args[1], Integer.parseInt(args[2]), Duration.ofMillis(Long.parseLong(args[3])),
+				Path.of(args[4]), args[5], Long.parseLong(args[6]));
+	}
+
+	static void run(int port, String key, int threads, Duration runTime, Path output, String jvm, long startAtMillis)
+			throws InterruptedException, IOException {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", port),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+				SetnxLockSettings.defaults());
+		for (int i = 0; i < 200; i++) {
+			LeasedLock warmUp = registry.obtain(key + ":warm-up:" + jvm);
+			warmUp.lock();
+			warmUp.unlock();
+		}
+		long untilStart = startAtMillis - System.currentTimeMillis();
+		if (untilStart > 0) {
+			Thread.sleep(untilStart);
+		}
+		List<List<long[]>> records = new ArrayList<>();
+		CountDownLatch done = new CountDownLatch(threads);
+		long end = System.nanoTime() + runTime.toNanos();
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			List<long[]> mine = new ArrayList<>();
+			records.add(mine);
+			Thread worker = new Thread(() -> {
+				try {
+					LeasedLock lock = registry.obtain(key);
+					while (System.nanoTime() - end < 0) {
+						long asked = micros();
+						lock.lock();
+						long entered = micros();
+						// A little work under the lock.
+						long busyUntil = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(50);
+						while (System.nanoTime() - busyUntil < 0) {
+							Thread.onSpinWait();
+						}
+						long left = micros();
+						lock.unlock();
+						mine.add(new long[] { asked, entered, left });
+					}
+				}
+				finally {
+					done.countDown();
+				}
+			}, jvm + "-" + t);
+			workers.add(worker);
+		}
+		workers.forEach(Thread::start);
+		done.await(runTime.toMillis() + 60_000, TimeUnit.MILLISECONDS);
+		try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(output))) {
+			for (int t = 0; t < records.size(); t++) {
+				for (long[] record : records.get(t)) {
+					out.println(jvm + " " + t + " " + record[0] + " " + record[1] + " " + record[2]);
+				}
+			}
+		}
+		registry.close();
+		factory.destroy();
+	}
+
+	private static long micros() {
+		Instant now = Instant.now();
+		return now.getEpochSecond() * 1_000_000 + now.getNano() / 1000;
+	}
+
+}

@@ -1,0 +1,156 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Waiters woken by the release message: one subscription per registry, no polling while a
+ * holder that announces its release holds the key, and a lost subscription that degrades
+ * to waiting on the holder's lease rather than to a hang.
+ *
+ * @author setnx-lock authors
+ */
+class ReleaseMessageTests {
+
+	private RedisServer server;
+
+	private TestClient holder;
+
+	private TestClient waiter;
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	@BeforeEach
+	void start() {
+		this.server = RedisServer.start();
+		this.holder = new TestClient(this.server, SetnxLockSettings.defaults());
+		this.waiter = new TestClient(this.server, SetnxLockSettings.defaults());
+	}
+
+	@AfterEach
+	void stop() throws InterruptedException {
+		this.threads.shutdownNow();
+		this.threads.awaitTermination(10, TimeUnit.SECONDS);
+		this.waiter.close();
+		this.holder.close();
+		this.server.close();
+	}
+
+	@Test
+	void aWaiterAsksRedisOnceAndIsWokenByTheRelease() throws Exception {
+		subscribed(this.waiter);
+		LeasedLock held = this.holder.registry.obtain("announced");
+		held.lock();
+		long attemptsBefore = acquireCalls();
+		Future<Long> waiting = this.threads.submit(() -> {
+			LeasedLock lock = this.waiter.registry.obtain("announced");
+			lock.lock();
+			long acquiredAt = System.nanoTime();
+			lock.unlock();
+			return acquiredAt;
+		});
+		// A second's wait: a polling waiter would ask Redis a dozen times or more.
+		Thread.sleep(1000);
+		long attemptsWhileHeld = acquireCalls() - attemptsBefore;
+		long releasedAt = System.nanoTime();
+		held.unlock();
+		long acquiredAt = waiting.get(10, TimeUnit.SECONDS);
+		assertThat(attemptsWhileHeld).as("acquire attempts while the key was held").isEqualTo(1);
+		// The holder's lease had 29 s left: only the message can have woken the waiter.
+		assertThat(Duration.ofNanos(acquiredAt - releasedAt)).isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void oneSubscriptionServesEveryWaiterOfARegistry() throws Exception {
+		subscribed(this.waiter);
+		List<LeasedLock> held = new ArrayList<>();
+		for (int i = 0; i < 20; i++) {
+			LeasedLock lock = this.holder.registry.obtain("many:" + i);
+			lock.lock();
+			held.add(lock);
+		}
+		CountDownLatch acquired = new CountDownLatch(20);
+		for (int i = 0; i < 20; i++) {
+			String key = "many:" + i;
+			this.threads.submit(() -> {
+				LeasedLock lock = this.waiter.registry.obtain(key);
+				lock.lock();
+				acquired.countDown();
+				lock.unlock();
+				return null;
+			});
+		}
+		Thread.sleep(200);
+		assertThat(this.server.execute("PUBSUB", "NUMSUB", "setnx-lock:released")).asList()
+			.containsExactly("setnx-lock:released", 1L);
+		held.forEach(LeasedLock::unlock);
+		assertThat(acquired.await(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void aLostSubscriptionDegradesToWaitingOnTheLease() throws Exception {
+		subscribed(this.waiter);
+		LeasedLock held = this.holder.registry.obtain("unheard");
+		assertThat(held.tryLock(Duration.ZERO, Duration.ofSeconds(2))).isTrue();
+		Future<Boolean> waiting = this.threads.submit(() -> {
+			LeasedLock lock = this.waiter.registry.obtain("unheard");
+			lock.lock();
+			lock.unlock();
+			return true;
+		});
+		Thread.sleep(200);
+		this.server.execute("CLIENT", "KILL", "TYPE", "pubsub");
+		held.unlock();
+		// Woken when the subscription comes back, or by the end of the holder's lease.
+		assertThat(waiting.get(15, TimeUnit.SECONDS)).isTrue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.waiter.registry.messages.isListening());
+	}
+
+	private static void subscribed(TestClient client) {
+		await().atMost(Duration.ofSeconds(10)).until(() -> client.registry.messages.isListening());
+	}
+
+	private long acquireCalls() {
+		// The acquire script is the only script these tests run while waiting.
+		String stats = (String) this.server.execute("INFO", "commandstats");
+		long calls = 0;
+		for (String line : stats.split("\r\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+				calls += Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
+			}
+		}
+		return calls;
+	}
+
+}
