@@ -91,6 +91,10 @@ public final class SetnxLockAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException("setnx.lock.key-prefix", null,
 					"The key prefix must not be null; use an empty value for no prefix.");
 		}
+		if (properties.getReleaseChannel() == null || properties.getReleaseChannel().isBlank()) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.release-channel",
+					properties.getReleaseChannel(), "The release channel must not be blank.");
+		}
 		checkLease("setnx.lock.lease-time", properties.getLeaseTime());
 		if (properties.getRenewal().getMaxHold() != null) {
 			checkLease("setnx.lock.renewal.max-hold", properties.getRenewal().getMaxHold());
@@ -101,6 +105,8 @@ public final class SetnxLockAutoConfiguration {
 			.leaseTime(properties.getLeaseTime())
 			.timestampUnit(properties.getTimestamp().getUnit())
 			.timestampClock(properties.getTimestamp().getClock())
+			.keyspaceNotifications(properties.getTimestamp().isKeyspaceNotifications())
+			.releaseChannel(properties.getReleaseChannel())
 			.renewal(properties.getRenewal().isEnabled())
 			.maxHold(properties.getRenewal().getMaxHold())
 			.build();

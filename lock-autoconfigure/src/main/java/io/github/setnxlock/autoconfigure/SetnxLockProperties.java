@@ -63,6 +63,12 @@ public class SetnxLockProperties {
 	 */
 	private Duration waitTime = Duration.ofSeconds(5);
 
+	/**
+	 * Redis pub/sub channel on which releases are announced, so waiters wake up at once.
+	 * Every client of the same locks must use the same channel.
+	 */
+	private String releaseChannel = "setnx-lock:released";
+
 	private final Timestamp timestamp = new Timestamp();
 
 	private final Renewal renewal = new Renewal();
@@ -115,6 +121,14 @@ public class SetnxLockProperties {
 		this.waitTime = waitTime;
 	}
 
+	public String getReleaseChannel() {
+		return this.releaseChannel;
+	}
+
+	public void setReleaseChannel(String releaseChannel) {
+		this.releaseChannel = releaseChannel;
+	}
+
 	public Timestamp getTimestamp() {
 		return this.timestamp;
 	}
@@ -148,6 +162,13 @@ public class SetnxLockProperties {
 		 */
 		private TimestampClock clock = TimestampClock.REDIS;
 
+		/**
+		 * Whether waiters also listen to the server's keyspace notifications for lock
+		 * keys, so that a documented client's plain DEL wakes them at once. Needs
+		 * notify-keyspace-events with 'K' and 'g' on the server.
+		 */
+		private boolean keyspaceNotifications;
+
 		public TimestampUnit getUnit() {
 			return this.unit;
 		}
@@ -162,6 +183,14 @@ public class SetnxLockProperties {
 
 		public void setClock(TimestampClock clock) {
 			this.clock = clock;
+		}
+
+		public boolean isKeyspaceNotifications() {
+			return this.keyspaceNotifications;
+		}
+
+		public void setKeyspaceNotifications(boolean keyspaceNotifications) {
+			this.keyspaceNotifications = keyspaceNotifications;
 		}
 
 	}

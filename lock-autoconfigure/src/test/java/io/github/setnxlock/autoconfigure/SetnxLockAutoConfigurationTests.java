@@ -104,6 +104,8 @@ class SetnxLockAutoConfigurationTests {
 			assertThat(settings.timestampClock()).isEqualTo(TimestampClock.REDIS);
 			assertThat(settings.renewal()).isTrue();
 			assertThat(settings.maxHold()).isNull();
+			assertThat(settings.releaseChannel()).isEqualTo("setnx-lock:released");
+			assertThat(settings.keyspaceNotifications()).isFalse();
 			assertThat(context.getBean(LockTimings.class).waitTime("any", null)).isEqualTo(Duration.ofSeconds(5));
 			assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
 				.isEqualTo(DistributedLockAdvisor.DEFAULT_ORDER);
@@ -120,7 +122,8 @@ class SetnxLockAutoConfigurationTests {
 			.withPropertyValues("setnx.lock.key-prefix=", "setnx.lock.protocol=timestamp", "setnx.lock.lease-time=45s",
 					"setnx.lock.timestamp.unit=milliseconds", "setnx.lock.timestamp.clock=local",
 					"setnx.lock.wait-time=250ms", "setnx.lock.aspect.order=42", "setnx.lock.renewal.enabled=false",
-					"setnx.lock.renewal.max-hold=10m")
+					"setnx.lock.renewal.max-hold=10m", "setnx.lock.release-channel=app:released",
+					"setnx.lock.timestamp.keyspace-notifications=true")
 			.run((context) -> {
 				SetnxLockSettings settings = context.getBean(SetnxLockRegistry.class).getSettings();
 				assertThat(settings.keyPrefix()).isEmpty();
@@ -130,6 +133,8 @@ class SetnxLockAutoConfigurationTests {
 				assertThat(settings.timestampClock()).isEqualTo(TimestampClock.LOCAL);
 				assertThat(settings.renewal()).isFalse();
 				assertThat(settings.maxHold()).isEqualTo(Duration.ofMinutes(10));
+				assertThat(settings.releaseChannel()).isEqualTo("app:released");
+				assertThat(settings.keyspaceNotifications()).isTrue();
 				assertThat(context.getBean(LockTimings.class).waitTime("any", null)).isEqualTo(Duration.ofMillis(250));
 				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(42);
 			});
@@ -281,6 +286,7 @@ class SetnxLockAutoConfigurationTests {
 		assertStartUpFails("setnx.lock.lease-time=0s", "setnx.lock.lease-time");
 		assertStartUpFails("setnx.lock.lease-time=400d", "setnx.lock.lease-time");
 		assertStartUpFails("setnx.lock.renewal.max-hold=-1m", "setnx.lock.renewal.max-hold");
+		assertStartUpFails("setnx.lock.release-channel= ", "setnx.lock.release-channel");
 	}
 
 	@Test

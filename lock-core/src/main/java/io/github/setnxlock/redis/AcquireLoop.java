@@ -104,7 +104,8 @@ final class AcquireLoop {
 	Attempt acquire(LockKey key, KeyState state, String ownerToken, Duration lease, long startNanos, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		long deadline = (waitNanos > 0) ? startNanos + waitNanos : CommandRunner.NO_DEADLINE;
-		RetryBackoff backoff = new RetryBackoff();
+		RetryBackoff backoff = new RetryBackoff(
+				this.holdersAnnounce ? RetryBackoff.MAX_PAUSE_NANOS : RetryBackoff.SHORT_MAX_PAUSE_NANOS);
 		boolean answered = false;
 		boolean interrupted = false;
 		try {

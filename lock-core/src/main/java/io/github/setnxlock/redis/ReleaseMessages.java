@@ -17,6 +17,7 @@
 package io.github.setnxlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
@@ -27,6 +28,7 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.PatternTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
 /**
@@ -45,9 +47,13 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 
 	private static final Log logger = LogFactory.getLog(ReleaseMessages.class);
 
+	private static final Set<String> FREEING_EVENTS = Set.of("del", "expired", "evicted", "unlink");
+
 	private final StringRedisTemplate redis;
 
 	private final String channel;
+
+	private final String keyspacePattern;
 
 	private final KeyStates states;
 
@@ -61,9 +67,20 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 
 	private volatile RedisMessageListenerContainer container;
 
-	ReleaseMessages(StringRedisTemplate redis, String channel, KeyStates states, CommandRunner runner) {
+	/**
+	 * Create the subscription, not yet subscribed.
+	 * @param redis the template whose connection factory subscribes
+	 * @param channel the release channel
+	 * @param keyspacePattern the keyspace notification pattern of the lock keys, or
+	 * {@code null} not to listen to keyspace notifications
+	 * @param states the keys' states
+	 * @param runner runs the subscription in the background
+	 */
+	ReleaseMessages(StringRedisTemplate redis, String channel, String keyspacePattern, KeyStates states,
+			CommandRunner runner) {
 		this.redis = redis;
 		this.channel = channel;
+		this.keyspacePattern = keyspacePattern;
 		this.states = states;
 		this.runner = runner;
 	}
@@ -92,6 +109,9 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 		subscriber.setRecoveryInterval(1000);
 		subscriber.setBeanName("setnx-lock-release-messages");
 		subscriber.addMessageListener(this, new ChannelTopic(this.channel));
+		if (this.keyspacePattern != null) {
+			subscriber.addMessageListener(this, new PatternTopic(this.keyspacePattern));
+		}
 		subscriber.afterPropertiesSet();
 		this.container = subscriber;
 		try {
@@ -107,7 +127,22 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 
 	@Override
 	public void onMessage(Message message, byte[] pattern) {
-		KeyStates.KeyState state = this.states.find(new String(message.getBody(), StandardCharsets.UTF_8));
+		String key;
+		String channel = new String(message.getChannel(), StandardCharsets.UTF_8);
+		if (channel.equals(this.channel)) {
+			key = new String(message.getBody(), StandardCharsets.UTF_8);
+		}
+		else {
+			// A keyspace notification: the channel is __keyspace@<db>__:<key>, the body
+			// the
+			// event. Only the events that free a key matter.
+			String event = new String(message.getBody(), StandardCharsets.UTF_8);
+			if (!FREEING_EVENTS.contains(event)) {
+				return;
+			}
+			key = channel.substring(channel.indexOf("__:") + 3);
+		}
+		KeyStates.KeyState state = this.states.find(key);
 		if (state != null) {
 			state.releaseAnnounced();
 		}

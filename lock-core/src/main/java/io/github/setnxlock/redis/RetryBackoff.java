@@ -30,9 +30,26 @@ final class RetryBackoff {
 
 	static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
+	/**
+	 * The cap while waiting for holders that announce their release: the re-check only
+	 * covers a subscription that is not confirmed yet.
+	 */
 	static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(64);
 
+	/**
+	 * The cap while holders may release without a word (clients of the documented
+	 * pattern, which delete the key and retry every few milliseconds themselves): short
+	 * enough that such clients do not win every handoff.
+	 */
+	static final long SHORT_MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+	private final long maxPauseNanos;
+
 	private long pauseNanos = FIRST_PAUSE_NANOS;
+
+	RetryBackoff(long maxPauseNanos) {
+		this.maxPauseNanos = maxPauseNanos;
+	}
 
 	/**
 	 * Return the next pause.
@@ -42,7 +59,7 @@ final class RetryBackoff {
 	 */
 	long nextPauseNanos(long holderTtlMillis) {
 		long base = this.pauseNanos;
-		this.pauseNanos = Math.min(this.pauseNanos * 2, MAX_PAUSE_NANOS);
+		this.pauseNanos = Math.min(this.pauseNanos * 2, this.maxPauseNanos);
 		long jittered = base / 2 + ThreadLocalRandom.current().nextLong(base);
 		if (holderTtlMillis >= 0) {
 			// Wake just after the claim ends rather than up to a whole pause later.

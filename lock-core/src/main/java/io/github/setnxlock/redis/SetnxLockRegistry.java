@@ -131,11 +131,28 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION, settings.releaseChannel());
 			case TIMESTAMP -> new TimestampLockCommands(redis, FENCE_RETENTION, settings);
 		};
-		this.messages = new ReleaseMessages(redis, settings.releaseChannel(), this.states, this.runner);
+		this.messages = new ReleaseMessages(redis, settings.releaseChannel(),
+				settings.keyspaceNotifications() ? keyspacePattern(settings.keyPrefix()) : null, this.states,
+				this.runner);
 		this.acquireLoop = new AcquireLoop(this.commands, this.runner, this.messages,
 				settings.protocol() == LockProtocol.TOKEN);
 		this.events = new LockEvents(listeners);
 		this.renewer = new LeaseRenewer(this.commands, settings.leaseTime(), settings.maxHold(), this.events);
+	}
+
+	/**
+	 * Return the keyspace notification pattern of every lock key with the given prefix,
+	 * the prefix's glob characters escaped.
+	 */
+	private static String keyspacePattern(String keyPrefix) {
+		StringBuilder pattern = new StringBuilder("__keyspace@*__:");
+		for (char c : keyPrefix.toCharArray()) {
+			if ("*?[]\\".indexOf(c) >= 0) {
+				pattern.append('\\');
+			}
+			pattern.append(c);
+		}
+		return pattern.append('*').toString();
 	}
 
 	@Override

@@ -53,6 +53,8 @@ public final class SetnxLockSettings {
 
 	private final String releaseChannel;
 
+	private final boolean keyspaceNotifications;
+
 	private SetnxLockSettings(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.protocol = builder.protocol;
@@ -63,6 +65,7 @@ public final class SetnxLockSettings {
 		this.renewal = builder.renewal;
 		this.maxHold = builder.maxHold;
 		this.releaseChannel = builder.releaseChannel;
+		this.keyspaceNotifications = builder.keyspaceNotifications;
 	}
 
 	/**
@@ -94,7 +97,8 @@ public final class SetnxLockSettings {
 			.localClock(this.localClock)
 			.renewal(this.renewal)
 			.maxHold(this.maxHold)
-			.releaseChannel(this.releaseChannel);
+			.releaseChannel(this.releaseChannel)
+			.keyspaceNotifications(this.keyspaceNotifications);
 	}
 
 	/**
@@ -177,12 +181,25 @@ public final class SetnxLockSettings {
 		return this.releaseChannel;
 	}
 
+	/**
+	 * Return whether waiters also listen to the server's keyspace notifications for lock
+	 * keys ({@code __keyspace@*__:<prefix>*}): {@code false} by default. Under the
+	 * timestamp protocol, clients of the documented pattern release with a plain
+	 * {@code DEL} and announce nothing; with the server's {@code notify-keyspace-events}
+	 * set to include {@code K} and {@code g}, the notification of that {@code DEL} wakes
+	 * our waiters at once instead of at their next re-check.
+	 * @return whether keyspace notifications are used
+	 */
+	public boolean keyspaceNotifications() {
+		return this.keyspaceNotifications;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.keyPrefix + "', protocol=" + this.protocol + ", leaseTime="
 				+ this.leaseTime + ", timestampUnit=" + this.timestampUnit + ", timestampClock=" + this.timestampClock
 				+ ", renewal=" + this.renewal + ", maxHold=" + this.maxHold + ", releaseChannel='" + this.releaseChannel
-				+ "']";
+				+ "', keyspaceNotifications=" + this.keyspaceNotifications + "]";
 	}
 
 	/**
@@ -208,7 +225,20 @@ public final class SetnxLockSettings {
 
 		private String releaseChannel = "setnx-lock:released";
 
+		private boolean keyspaceNotifications;
+
 		private Builder() {
+		}
+
+		/**
+		 * Set whether waiters also listen to the server's keyspace notifications for lock
+		 * keys.
+		 * @param keyspaceNotifications whether to use keyspace notifications
+		 * @return this builder
+		 */
+		public Builder keyspaceNotifications(boolean keyspaceNotifications) {
+			this.keyspaceNotifications = keyspaceNotifications;
+			return this;
 		}
 
 		/**

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,6 +38,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The timestamp protocol shares keys with clients of the documented {@code SETNX} pattern
@@ -91,6 +93,34 @@ class TimestampInteropTests {
 
 	@Test
 	void documentedClientsAndRegistryThreadsNeverHoldTogether() throws Exception {
+		double registryShare = contend(this.ours);
+		// Documented clients announce nothing: one waiter per JVM re-checking every 1-3
+		// ms
+		// against four clients polling every 1-3 ms. Measured here: 10-19% of entries.
+		assertThat(registryShare).as("share of entries by the registry").isGreaterThanOrEqualTo(0.05);
+	}
+
+	@Test
+	void keyspaceNotificationsGiveTheRegistryAFairShare() throws Exception {
+		server.execute("CONFIG", "SET", "notify-keyspace-events", "Kg");
+		try (TestClient notified = new TestClient(server,
+				this.ours.registry.getSettings().toBuilder().keyspaceNotifications(true).build())) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> notified.registry.messages.isListening());
+			double registryShare = contend(notified);
+			// Woken by the notification of each DEL. Measured here: about 47% of entries.
+			assertThat(registryShare).as("share of entries by the registry").isGreaterThanOrEqualTo(0.2);
+		}
+		finally {
+			server.execute("CONFIG", "SET", "notify-keyspace-events", "");
+		}
+	}
+
+	/**
+	 * Let four documented clients and four registry threads take the lock in turns for a
+	 * few seconds, and check that they never hold it together.
+	 * @return the share of entries the registry got
+	 */
+	private double contend(TestClient ours) throws Exception {
 		int threadsPerSide = 4;
 		long runNanos = TimeUnit.SECONDS.toNanos(4);
 		UnsafeCounter counter = new UnsafeCounter();
@@ -110,15 +140,16 @@ class TimestampInteropTests {
 					enter(inside, overlaps, counter);
 					byDocumented.incrementAndGet();
 					assertThat(documented.release(KEY, expiry)).isTrue();
+					thinkOutsideTheLock();
 				}
 				return null;
 			}));
 			workers.add(this.threads.submit(() -> {
-				LeasedLock lock = this.ours.registry.obtain(KEY);
+				LeasedLock lock = ours.registry.obtain(KEY);
 				while (System.nanoTime() - start < runNanos) {
 					assertThat(lock.tryLock(Duration.ofSeconds(30), Duration.ofSeconds(10))).isTrue();
 					try {
-						String stored = this.ours.redis.opsForValue().get(KEY);
+						String stored = ours.redis.opsForValue().get(KEY);
 						if (!isPlausibleExpiry(stored, 10)) {
 							badValues.incrementAndGet();
 						}
@@ -128,6 +159,7 @@ class TimestampInteropTests {
 					finally {
 						lock.unlock();
 					}
+					thinkOutsideTheLock();
 				}
 				return null;
 			}));
@@ -135,11 +167,14 @@ class TimestampInteropTests {
 		for (Future<?> worker : workers) {
 			worker.get(90, TimeUnit.SECONDS);
 		}
+		int total = byRegistry.get() + byDocumented.get();
+		System.out.printf("timestamp interop run: %d entries, %.1f%% by the registry, %.1f%% by documented clients%n",
+				total, 100.0 * byRegistry.get() / total, 100.0 * byDocumented.get() / total);
 		assertThat(overlaps.get()).isZero();
 		assertThat(badValues.get()).isZero();
-		assertThat(byRegistry.get()).isPositive();
 		assertThat(byDocumented.get()).isPositive();
-		assertThat(counter.value()).isEqualTo(byRegistry.get() + byDocumented.get());
+		assertThat(counter.value()).isEqualTo(total);
+		return byRegistry.get() / (double) total;
 	}
 
 	@Test
@@ -190,6 +225,16 @@ class TimestampInteropTests {
 		assertThat(this.ours.redis.opsForValue().get(KEY)).matches("\\d{10}");
 		assertThat(this.ours.redis.hasKey("{" + KEY + "}:fence")).isTrue();
 		lock.unlock();
+	}
+
+	/**
+	 * Work between two uses of the lock, on both sides alike. Without it a releasing
+	 * client of the documented pattern sends its next {@code SETNX} right behind its
+	 * {@code DEL} and wins the lock back before any waiter can (its own kind included),
+	 * which measures nothing but that.
+	 */
+	private static void thinkOutsideTheLock() throws InterruptedException {
+		Thread.sleep(ThreadLocalRandom.current().nextInt(1, 4));
 	}
 
 	private static void enter(AtomicInteger inside, AtomicInteger overlaps, UnsafeCounter counter) {
