@@ -36,13 +36,15 @@ import io.github.setnxlock.redis.KeyStates.Hold;
 import io.github.setnxlock.redis.KeyStates.KeyState;
 
 /**
- * The registry's watchdog: one thread that, every third of the default lease, extends the
- * leases of all the holds taken without a lease of their own, in one pipelined round
- * trip, and finds out which holds are lost.
+ * The registry's watchdog: one thread that extends the leases of the holds taken without
+ * a lease of their own once a third of a lease has passed since it was last sent, in one
+ * pipelined round trip for all the holds whose leases are at least a sixth used, and
+ * finds out which holds are lost. It looks every sixth of a lease, and at once for a hold
+ * whose acquisition took so long that its lease is already due.
  * <p>
  * A renewal answered "not ours" loses the hold at once. One that fails to reach Redis is
- * tried again a quarter period later, until the holder's own deadline passes; then the
- * hold is lost. A hold that has lasted the registry's {@code maxHold} is no longer
+ * tried again a twelfth of the lease later, until the holder's own deadline passes; then
+ * the hold is lost. A hold that has lasted the registry's {@code maxHold} is no longer
  * renewed and ends with its lease. A lost hold is reported to the listeners once, frees
  * the key's slot for the other threads of this JVM, and interrupts its thread if it asked
  * to be. Holds that asked for an interrupt are also watched at their deadline, renewed or
@@ -58,6 +60,12 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final Duration lease;
 
+	/** How old a lease may get before it is renewed: a third of it. */
+	private final long dueNanos;
+
+	/**
+	 * The tick: half of {@link #dueNanos}, so a lease is renewed before it is half used.
+	 */
 	private final long periodNanos;
 
 	private final Duration maxHold;
@@ -77,7 +85,8 @@ final class LeaseRenewer implements AutoCloseable {
 	LeaseRenewer(LockCommands commands, Duration lease, Duration maxHold, LockEvents events) {
 		this.commands = commands;
 		this.lease = lease;
-		this.periodNanos = Math.max(1, lease.toNanos() / 3);
+		this.dueNanos = Math.max(2, lease.toNanos() / 3);
+		this.periodNanos = this.dueNanos / 2;
 		this.maxHold = maxHold;
 		this.events = events;
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
@@ -94,6 +103,11 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	void renew(Tracked tracked) {
 		this.renewed.put(tracked.hold(), tracked);
+		if (System.nanoTime() - tracked.hold().lease().sentNanos() >= this.dueNanos) {
+			// A slow acquisition (a first connection, a busy server) used up much of the
+			// lease already: renew now rather than at the next tick.
+			this.scheduler.execute(this::tick);
+		}
 		if (this.ticks == null) {
 			synchronized (this) {
 				if (this.ticks == null) {
@@ -174,6 +188,7 @@ final class LeaseRenewer implements AutoCloseable {
 	private void renewDue() {
 		long now = System.nanoTime();
 		List<Tracked> batch = new ArrayList<>();
+		boolean due = false;
 		for (Tracked tracked : this.renewed.values()) {
 			Hold hold = tracked.hold();
 			if (hold.released || hold.lostReason() != null) {
@@ -187,10 +202,16 @@ final class LeaseRenewer implements AutoCloseable {
 				this.renewed.remove(hold);
 			}
 			else {
-				batch.add(tracked);
+				long age = now - hold.lease().sentNanos();
+				due |= age >= this.dueNanos;
+				// Leases a sixth used or more go along with the due ones, so that the
+				// holds of a registry share their round trips.
+				if (age >= this.periodNanos) {
+					batch.add(tracked);
+				}
 			}
 		}
-		if (batch.isEmpty()) {
+		if (!due) {
 			return;
 		}
 		List<RenewalResult> results;
@@ -227,7 +248,7 @@ final class LeaseRenewer implements AutoCloseable {
 	}
 
 	private void retrySoon() {
-		this.scheduler.schedule(this::tick, Math.max(1, this.periodNanos / 4), TimeUnit.NANOSECONDS);
+		this.scheduler.schedule(this::tick, Math.max(1, this.dueNanos / 4), TimeUnit.NANOSECONDS);
 	}
 
 	private void lost(Tracked tracked, Reason reason) {

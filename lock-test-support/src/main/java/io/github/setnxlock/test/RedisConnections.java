@@ -40,7 +40,22 @@ public final class RedisConnections {
 	 * @return the started factory
 	 */
 	public static LettuceConnectionFactory create(RedisServer server, Duration commandTimeout) {
-		RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(server.host(), server.port());
+		return create(server.host(), server.port(), commandTimeout);
+	}
+
+	/**
+	 * Create and start a Lettuce connection factory that reaches the server through a
+	 * proxy; destroy it after use.
+	 * @param proxy the proxy in front of the server
+	 * @param commandTimeout how long a command may take before the client gives up
+	 * @return the started factory
+	 */
+	public static LettuceConnectionFactory create(TcpProxy proxy, Duration commandTimeout) {
+		return create("127.0.0.1", proxy.port(), commandTimeout);
+	}
+
+	private static LettuceConnectionFactory create(String host, int port, Duration commandTimeout) {
+		RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(host, port);
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(standalone, client);
 		factory.afterPropertiesSet();

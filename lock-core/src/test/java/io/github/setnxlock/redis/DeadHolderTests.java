@@ -1,0 +1,129 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostEvent;
+import io.github.setnxlock.test.RedisConnections;
+import io.github.setnxlock.test.RedisServer;
+import io.github.setnxlock.test.TcpProxy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A holder that dies, or loses its connection to Redis for good, is replaced within about
+ * one lease: its renewals stop, its key expires, and a waiter elsewhere gets the lock
+ * with a higher fencing token. The waits are bounded generously; the point is that the
+ * lock is not held forever, nor for longer than the lease and a renewal period.
+ *
+ * @author setnx-lock authors
+ */
+class DeadHolderTests {
+
+	private static final Duration LEASE = Duration.ofSeconds(1);
+
+	@Test
+	void aKilledHolderJvmIsReplacedWithinOneLease(@TempDir Path directory) throws Exception {
+		try (RedisServer server = RedisServer.start();
+				TestClient waiter = new TestClient(server, SetnxLockSettings.defaults())) {
+			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+			Path output = directory.resolve("holder.log");
+			Process holder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+					HoldUntilKilled.class.getName(), Integer.toString(server.port()), "dead-jvm",
+					Long.toString(LEASE.toMillis()))
+				.redirectErrorStream(true)
+				.redirectOutput(output.toFile())
+				.start();
+			try {
+				await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(output).contains("HELD "));
+				String log = Files.readString(output);
+				long holderToken = Long.parseLong(log.substring(log.indexOf("HELD ") + 5).trim().split("\\s+")[0]);
+				// Held across renewals while the holder lives.
+				Thread.sleep(LEASE.multipliedBy(2).toMillis());
+				LeasedLock lock = waiter.registry.obtain("dead-jvm");
+				assertThat(lock.tryLock()).as(Files.readString(output)).isFalse();
+				holder.destroyForcibly();
+				assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
+				long killed = System.nanoTime();
+				assertThat(lock.tryLock(LEASE.multipliedBy(10))).isTrue();
+				assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(LEASE.multipliedBy(3));
+				assertThat(lock.fencingToken()).isGreaterThan(holderToken);
+				lock.unlock();
+			}
+			finally {
+				holder.destroyForcibly();
+			}
+		}
+	}
+
+	@Test
+	void aHolderCutOffFromRedisLosesItsLockAndIsReplacedWithinOneLease() throws Exception {
+		List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+		LockListener listener = new LockListener() {
+
+			@Override
+			public void lockLost(LockLostEvent event) {
+				lost.add(event);
+			}
+
+		};
+		SetnxLockSettings settings = SetnxLockSettings.builder().leaseTime(LEASE).build();
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server);
+				TestClient waiter = new TestClient(server, settings)) {
+			LettuceConnectionFactory cutOffFactory = RedisConnections.create(proxy, Duration.ofMillis(200));
+			SetnxLockRegistry cutOff = new SetnxLockRegistry(RedisConnections.template(cutOffFactory), settings,
+					List.of(listener));
+			try {
+				LeasedLock held = cutOff.obtain("cut-off");
+				held.lock();
+				long token = held.fencingToken();
+				proxy.cut();
+				long cutAt = System.nanoTime();
+				LeasedLock lock = waiter.registry.obtain("cut-off");
+				assertThat(lock.tryLock(LEASE.multipliedBy(10))).isTrue();
+				assertThat(Duration.ofNanos(System.nanoTime() - cutAt)).isLessThan(LEASE.multipliedBy(3));
+				assertThat(lock.fencingToken()).isGreaterThan(token);
+				// The cut-off holder knew before the waiter got the lock: its deadline is
+				// earlier than the key's expiry.
+				await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !held.isHeldByCurrentThread());
+				await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
+				assertThat(lost).singleElement()
+					.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.RENEWAL_FAILED));
+				lock.unlock();
+			}
+			finally {
+				cutOff.close();
+				cutOffFactory.destroy();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,83 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.redis.AbstractLockContractTests.UnsafeCounter;
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A thousand virtual threads wait for one lock. Waiting must not pin a carrier thread:
+ * the {@code virtual-threads} Maven profile runs this class on a JDK 21+ with two
+ * carriers only, so a wait that pinned its carrier would stall the holders and the test
+ * would not finish. The project builds for Java 17, so virtual threads are reached by
+ * reflection, and the test is skipped on an older JDK.
+ *
+ * @author setnx-lock authors
+ */
+@EnabledForJreRange(min = JRE.JAVA_21)
+class VirtualThreadTests {
+
+	@Test
+	void aThousandVirtualThreadsTakeTurnsOnOneLock() throws Exception {
+		try (RedisServer server = RedisServer.start();
+				TestClient client = new TestClient(server, SetnxLockSettings.defaults())) {
+			UnsafeCounter counter = new UnsafeCounter();
+			AtomicInteger inside = new AtomicInteger();
+			AtomicInteger overlaps = new AtomicInteger();
+			Method ofVirtual = Thread.class.getMethod("ofVirtual");
+			Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+			Object builder = ofVirtual.invoke(null);
+			List<Thread> waiters = new ArrayList<>();
+			for (int i = 0; i < 1000; i++) {
+				waiters.add((Thread) start.invoke(builder, (Runnable) () -> {
+					LeasedLock lock = client.registry.obtain("virtual");
+					lock.lock();
+					try {
+						if (inside.incrementAndGet() != 1) {
+							overlaps.incrementAndGet();
+						}
+						counter.increment();
+						inside.decrementAndGet();
+					}
+					finally {
+						lock.unlock();
+					}
+				}));
+			}
+			for (Thread waiter : waiters) {
+				waiter.join(Duration.ofSeconds(120).toMillis());
+				assertThat(waiter.isAlive()).isFalse();
+			}
+			assertThat(overlaps).hasValue(0);
+			assertThat(counter.value()).isEqualTo(1000);
+			assertThat(client.registry.localKeyCount()).isZero();
+		}
+	}
+
+}
