@@ -244,17 +244,19 @@ final class KeyStates {
 				this.holds.put(thread, hold);
 			}
 			else {
-				freeSlot(thread, false);
+				freeSlot(thread, -1);
 			}
 		}
 
 		/**
 		 * Drop a thread's hold, freeing the slot if the thread still owns it.
 		 * @param thread the thread whose hold ends
+		 * @param generationBeforeRelease the release generation noted before the release
+		 * was sent, so that its message counts even if it arrived already
 		 */
-		void released(Thread thread) {
+		void released(Thread thread, long generationBeforeRelease) {
 			this.holds.remove(thread);
-			freeSlot(thread, true);
+			freeSlot(thread, generationBeforeRelease);
 		}
 
 		/**
@@ -341,13 +343,13 @@ final class KeyStates {
 			}
 		}
 
-		private void freeSlot(Thread thread, boolean afterRelease) {
+		private void freeSlot(Thread thread, long generationBeforeRelease) {
 			this.mutex.lock();
 			try {
 				if (this.slotOwner == thread) {
 					this.slotOwner = this.slotQueue.peek();
-					if (this.slotOwner != null && afterRelease) {
-						this.handoffGeneration = this.releaseGeneration;
+					if (this.slotOwner != null) {
+						this.handoffGeneration = generationBeforeRelease;
 					}
 					this.slotFreed.signalAll();
 				}

@@ -208,6 +208,7 @@ final class RedisLeasedLock implements LeasedLock {
 		}
 		hold.released = true;
 		this.registry.renewer.stop(hold);
+		long generationBeforeRelease = state.releaseGeneration();
 		ReleaseResult result;
 		try {
 			result = this.registry.runner.runUninterrupted(
@@ -216,7 +217,7 @@ final class RedisLeasedLock implements LeasedLock {
 		}
 		finally {
 			// Redis first: a local waiter must not find our key still there.
-			state.released(current);
+			state.released(current, generationBeforeRelease);
 			this.registry.states.release(this.key.redisKey(), state);
 		}
 		if (result == ReleaseResult.NOT_OURS && !lostBefore) {

@@ -45,7 +45,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * so that start-up of the child JVM does not count as waiting.
  * <p>
  * Arguments: Redis port, lock key, threads, run time in ms, output file, JVM name, start
- * time (epoch ms).
+ * time (epoch ms), protocol.
  *
  * @author setnx-lock authors
  */
@@ -56,18 +56,18 @@ public final class HandoffHarness {
 
 	public static void main(String[] args) throws Exception {
 		run(Integer.parseInt(args[0]), args[1], Integer.parseInt(args[2]), Duration.ofMillis(Long.parseLong(args[3])),
-				Path.of(args[4]), args[5], Long.parseLong(args[6]));
+				Path.of(args[4]), args[5], Long.parseLong(args[6]), LockProtocol.valueOf(args[7]));
 	}
 
-	static void run(int port, String key, int threads, Duration runTime, Path output, String jvm, long startAtMillis)
-			throws InterruptedException, IOException {
+	static void run(int port, String key, int threads, Duration runTime, Path output, String jvm, long startAtMillis,
+			LockProtocol protocol) throws InterruptedException, IOException {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", port),
 				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(5)).build());
 		factory.afterPropertiesSet();
 		factory.start();
 		SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
-				SetnxLockSettings.defaults());
+				SetnxLockSettings.builder().protocol(protocol).timestampUnit(TimestampUnit.MILLISECONDS).build());
 		for (int i = 0; i < 200; i++) {
 			LeasedLock warmUp = registry.obtain(key + ":warm-up:" + jvm);
 			warmUp.lock();
