@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.setnxlock.LeasedLock;
@@ -323,26 +322,14 @@ abstract class AbstractLockContractTests {
 	void manyThreadsInTwoRegistriesNeverHoldTogether() throws Exception {
 		int threadsPerRegistry = 4;
 		int iterations = 150;
-		UnsafeCounter counter = new UnsafeCounter();
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
+		CriticalSection section = new CriticalSection();
 		List<Future<?>> workers = new ArrayList<>();
 		for (SetnxLockRegistry registry : List.of(this.first.registry, this.second.registry)) {
 			for (int t = 0; t < threadsPerRegistry; t++) {
 				workers.add(this.threads.submit(() -> {
 					LeasedLock lock = registry.obtain("counter");
 					for (int i = 0; i < iterations; i++) {
-						lock.lock();
-						try {
-							if (inside.incrementAndGet() != 1) {
-								overlaps.incrementAndGet();
-							}
-							counter.increment();
-							inside.decrementAndGet();
-						}
-						finally {
-							lock.unlock();
-						}
+						section.enterUnder(lock);
 					}
 					return null;
 				}));
@@ -351,8 +338,8 @@ abstract class AbstractLockContractTests {
 		for (Future<?> worker : workers) {
 			worker.get(120, TimeUnit.SECONDS);
 		}
-		assertThat(overlaps.get()).isZero();
-		assertThat(counter.value()).isEqualTo(2 * threadsPerRegistry * iterations);
+		assertThat(section.overlaps()).isZero();
+		assertThat(section.entries()).isEqualTo(2 * threadsPerRegistry * iterations);
 		assertThat(this.first.registry.localKeyCount()).isZero();
 		assertThat(this.second.registry.localKeyCount()).isZero();
 	}
@@ -463,26 +450,6 @@ abstract class AbstractLockContractTests {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	/**
-	 * A counter whose increment is a separate read and write, so concurrent increments
-	 * get lost unless a lock keeps them apart.
-	 */
-	static final class UnsafeCounter {
-
-		private int value;
-
-		void increment() {
-			int read = this.value;
-			Thread.yield();
-			this.value = read + 1;
-		}
-
-		int value() {
-			return this.value;
-		}
-
 	}
 
 }

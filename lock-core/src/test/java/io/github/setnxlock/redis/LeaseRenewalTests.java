@@ -177,16 +177,7 @@ class LeaseRenewalTests {
 			lock.lock();
 			lock.interruptOnLoss();
 			holding.countDown();
-			try {
-				Thread.sleep(30_000);
-				return null;
-			}
-			catch (InterruptedException ex) {
-				return ex;
-			}
-			finally {
-				assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
-			}
+			return workUntilInterrupted(lock);
 		});
 		assertThat(holding.await(10, TimeUnit.SECONDS)).isTrue();
 		steal(server, protocol, holder, "interrupted");
@@ -202,16 +193,7 @@ class LeaseRenewalTests {
 			LeasedLock lock = holder.registry.obtain("short");
 			assertThat(lock.tryLock(Duration.ZERO, LEASE)).isTrue();
 			lock.interruptOnLoss();
-			try {
-				Thread.sleep(30_000);
-				return null;
-			}
-			catch (InterruptedException ex) {
-				return ex;
-			}
-			finally {
-				assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
-			}
+			return workUntilInterrupted(lock);
 		});
 		assertThat(work.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
 		assertThat(this.lost).singleElement()
@@ -305,6 +287,23 @@ class LeaseRenewalTests {
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
 		assertThat(this.lost).hasSize(1);
 		assertThat(holder.registry.localKeyCount()).isZero();
+	}
+
+	/**
+	 * Block under a lost lock until interrupted, then unlock it.
+	 * @return the interrupt, or {@code null} if none came
+	 */
+	private static Throwable workUntilInterrupted(LeasedLock lock) {
+		try {
+			Thread.sleep(30_000);
+			return null;
+		}
+		catch (InterruptedException ex) {
+			return ex;
+		}
+		finally {
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		}
 	}
 
 	/**

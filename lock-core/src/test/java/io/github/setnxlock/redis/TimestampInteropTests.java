@@ -28,7 +28,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockLostException;
-import io.github.setnxlock.redis.AbstractLockContractTests.UnsafeCounter;
 import io.github.setnxlock.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -123,9 +122,7 @@ class TimestampInteropTests {
 	private double contend(TestClient ours) throws Exception {
 		int threadsPerSide = 4;
 		long runNanos = TimeUnit.SECONDS.toNanos(4);
-		UnsafeCounter counter = new UnsafeCounter();
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger overlaps = new AtomicInteger();
+		CriticalSection section = new CriticalSection();
 		AtomicInteger byRegistry = new AtomicInteger();
 		AtomicInteger byDocumented = new AtomicInteger();
 		AtomicInteger badValues = new AtomicInteger();
@@ -137,7 +134,7 @@ class TimestampInteropTests {
 				while (System.nanoTime() - start < runNanos) {
 					long expiry = documented.acquire(KEY, 10, Duration.ofSeconds(30));
 					assertThat(expiry).isPositive();
-					enter(inside, overlaps, counter);
+					section.enter();
 					byDocumented.incrementAndGet();
 					assertThat(documented.release(KEY, expiry)).isTrue();
 					thinkOutsideTheLock();
@@ -153,7 +150,7 @@ class TimestampInteropTests {
 						if (!isPlausibleExpiry(stored, 10)) {
 							badValues.incrementAndGet();
 						}
-						enter(inside, overlaps, counter);
+						section.enter();
 						byRegistry.incrementAndGet();
 					}
 					finally {
@@ -170,10 +167,10 @@ class TimestampInteropTests {
 		int total = byRegistry.get() + byDocumented.get();
 		System.out.printf("timestamp interop run: %d entries, %.1f%% by the registry, %.1f%% by documented clients%n",
 				total, 100.0 * byRegistry.get() / total, 100.0 * byDocumented.get() / total);
-		assertThat(overlaps.get()).isZero();
+		assertThat(section.overlaps()).isZero();
 		assertThat(badValues.get()).isZero();
 		assertThat(byDocumented.get()).isPositive();
-		assertThat(counter.value()).isEqualTo(total);
+		assertThat(section.entries()).isEqualTo(total);
 		return byRegistry.get() / (double) total;
 	}
 
@@ -235,14 +232,6 @@ class TimestampInteropTests {
 	 */
 	private static void thinkOutsideTheLock() throws InterruptedException {
 		Thread.sleep(ThreadLocalRandom.current().nextInt(1, 4));
-	}
-
-	private static void enter(AtomicInteger inside, AtomicInteger overlaps, UnsafeCounter counter) {
-		if (inside.incrementAndGet() != 1) {
-			overlaps.incrementAndGet();
-		}
-		counter.increment();
-		inside.decrementAndGet();
 	}
 
 	/**

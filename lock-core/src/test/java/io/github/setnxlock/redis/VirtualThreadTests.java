@@ -20,10 +20,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 
-import io.github.setnxlock.LeasedLock;
-import io.github.setnxlock.redis.AbstractLockContractTests.UnsafeCounter;
 import io.github.setnxlock.test.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
@@ -47,35 +44,21 @@ class VirtualThreadTests {
 	void aThousandVirtualThreadsTakeTurnsOnOneLock() throws Exception {
 		try (RedisServer server = RedisServer.start();
 				TestClient client = new TestClient(server, SetnxLockSettings.defaults())) {
-			UnsafeCounter counter = new UnsafeCounter();
-			AtomicInteger inside = new AtomicInteger();
-			AtomicInteger overlaps = new AtomicInteger();
+			CriticalSection section = new CriticalSection();
 			Method ofVirtual = Thread.class.getMethod("ofVirtual");
 			Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
 			Object builder = ofVirtual.invoke(null);
 			List<Thread> waiters = new ArrayList<>();
 			for (int i = 0; i < 1000; i++) {
-				waiters.add((Thread) start.invoke(builder, (Runnable) () -> {
-					LeasedLock lock = client.registry.obtain("virtual");
-					lock.lock();
-					try {
-						if (inside.incrementAndGet() != 1) {
-							overlaps.incrementAndGet();
-						}
-						counter.increment();
-						inside.decrementAndGet();
-					}
-					finally {
-						lock.unlock();
-					}
-				}));
+				waiters.add((Thread) start.invoke(builder,
+						(Runnable) () -> section.enterUnder(client.registry.obtain("virtual"))));
 			}
 			for (Thread waiter : waiters) {
 				waiter.join(Duration.ofSeconds(120).toMillis());
 				assertThat(waiter.isAlive()).isFalse();
 			}
-			assertThat(overlaps).hasValue(0);
-			assertThat(counter.value()).isEqualTo(1000);
+			assertThat(section.overlaps()).isZero();
+			assertThat(section.entries()).isEqualTo(1000);
 			assertThat(client.registry.localKeyCount()).isZero();
 		}
 	}
