@@ -49,7 +49,9 @@ import java.util.concurrent.locks.Lock;
  * when someone else holds the lock for the whole wait. Trouble with Redis (unreachable,
  * timed out, a key of the wrong type or a value that is not a lock) is a
  * {@link LockAccessException} naming the key, never {@code false}. A call with a wait
- * time returns or throws by the end of its wait, even when Redis does not answer.
+ * time returns or throws by the end of its wait, even when Redis does not answer; a wait
+ * of zero, like {@link #tryLock()} and {@link #lock()}, makes its attempts wait for
+ * Redis's answer up to the client's command timeout.
  *
  * @author setnx-lock authors
  */

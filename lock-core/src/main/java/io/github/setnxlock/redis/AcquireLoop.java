@@ -118,8 +118,14 @@ final class AcquireLoop {
 					return null;
 				}
 				long generation = state.releaseGeneration();
-				CompletableFuture<Attempt> future = this.runner
-					.submit(() -> this.commands.acquire(key, ownerToken, lease));
+				CompletableFuture<Attempt> future;
+				try {
+					future = this.runner.submit(() -> this.commands.acquire(key, ownerToken, lease));
+				}
+				catch (CommandRunner.RedisStalledException ex) {
+					throw new LockAccessException(key.key(), "Could not acquire lock '" + key.key() + "' (Redis key '"
+							+ key.redisKey() + "'): Redis is not answering; " + ex.getMessage(), ex);
+				}
 				Attempt attempt = null;
 				while (attempt == null) {
 					try {

@@ -38,7 +38,8 @@ import java.util.function.Supplier;
  * answer, as long as its wait allows and honouring interrupts only where the
  * {@link java.util.concurrent.locks.Lock} method allows, and whoever stops waiting for an
  * acquisition releases it when it lands (see {@link AcquireLoop}). The pool grows with
- * the number of callers waiting for an answer at once and shrinks when idle.
+ * the number of callers waiting for an answer at once, up to {@link #MAX_THREADS}, and
+ * shrinks when idle.
  *
  * @author setnx-lock authors
  */
@@ -47,7 +48,14 @@ final class CommandRunner implements AutoCloseable {
 	/** A wait without a time limit. */
 	static final long NO_DEADLINE = Long.MIN_VALUE;
 
-	private final ExecutorService executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+	/**
+	 * The most commands waiting for an answer at once. When Redis stalls, every attempt a
+	 * caller gave up on still waits for its command timeout on a thread of this pool;
+	 * past this many, calls fail at once instead of adding threads.
+	 */
+	static final int MAX_THREADS = 256;
+
+	private final ExecutorService executor = new ThreadPoolExecutor(0, MAX_THREADS, 30, TimeUnit.SECONDS,
 			new SynchronousQueue<>(), new CommandThreadFactory());
 
 	/**
@@ -61,7 +69,10 @@ final class CommandRunner implements AutoCloseable {
 			return CompletableFuture.supplyAsync(command, this.executor);
 		}
 		catch (RejectedExecutionException ex) {
-			throw new IllegalStateException("The lock registry is closed", ex);
+			if (this.executor.isShutdown()) {
+				throw new IllegalStateException("The lock registry is closed", ex);
+			}
+			throw new RedisStalledException(MAX_THREADS, ex);
 		}
 	}
 
@@ -74,7 +85,18 @@ final class CommandRunner implements AutoCloseable {
 	 * @throws RuntimeException what the command threw
 	 */
 	<T> T runUninterrupted(Supplier<T> command) {
-		CompletableFuture<T> answer = submit(command);
+		return awaitUninterrupted(submit(command));
+	}
+
+	/**
+	 * Wait for an answer whatever interrupts arrive meanwhile; an interrupt is kept for
+	 * the caller to see afterwards.
+	 * @param <T> the type of the answer
+	 * @param answer the answer to come
+	 * @return the answer
+	 * @throws RuntimeException what the command threw
+	 */
+	<T> T awaitUninterrupted(CompletableFuture<T> answer) {
 		boolean interrupted = false;
 		try {
 			while (true) {
@@ -131,6 +153,19 @@ final class CommandRunner implements AutoCloseable {
 	@Override
 	public void close() {
 		this.executor.shutdown();
+	}
+
+	/**
+	 * Thrown when too many commands already wait for Redis to answer.
+	 */
+	static final class RedisStalledException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		RedisStalledException(int waiting, Throwable cause) {
+			super(waiting + " Redis commands of this registry are already waiting for an answer", cause);
+		}
+
 	}
 
 	private static final class CommandThreadFactory implements ThreadFactory {

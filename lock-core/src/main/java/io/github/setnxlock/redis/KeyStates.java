@@ -19,7 +19,8 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -242,6 +243,9 @@ final class KeyStates {
 		void acquired(Thread thread, Hold hold) {
 			if (hold != null) {
 				this.holds.put(thread, hold);
+				// Waiters that came while the owner was still acquiring wait without a
+				// bound: let them bound their wait by the new hold's deadline.
+				holdChanged();
 			}
 			else {
 				freeSlot(thread, -1);
@@ -260,9 +264,10 @@ final class KeyStates {
 		}
 
 		/**
-		 * Let the threads waiting for the slot know that its owner's hold was lost.
+		 * Let the threads waiting for the slot look at its owner's hold again: it was
+		 * taken, or lost.
 		 */
-		void holdLost() {
+		void holdChanged() {
 			this.mutex.lock();
 			try {
 				this.slotFreed.signalAll();
@@ -364,8 +369,19 @@ final class KeyStates {
 	/**
 	 * One thread's hold of a key. Its lease is replaced by each renewal; the holder, the
 	 * renewal thread and waiters of this JVM read it.
+	 * <p>
+	 * A hold ends once, one way or the other: its thread starts releasing it, or it is
+	 * found lost. The two race (a renewal answer against an {@code unlock()}), so the end
+	 * is one compare-and-set: whoever wins decides whether a loss is reported and the
+	 * thread interrupted, and the other side stands back.
 	 */
 	static final class Hold {
+
+		private static final int HELD = 0;
+
+		private static final int RELEASING = 1;
+
+		private static final LockLostEvent.Reason[] REASONS = LockLostEvent.Reason.values();
 
 		final Thread thread;
 
@@ -379,15 +395,11 @@ final class KeyStates {
 
 		private volatile Lease lease;
 
-		private final AtomicReference<LockLostEvent.Reason> lostReason = new AtomicReference<>();
+		/** {@link #HELD}, {@link #RELEASING}, or 2 + the ordinal of the loss reason. */
+		private final AtomicInteger end = new AtomicInteger(HELD);
 
-		/**
-		 * Set once the release is on its way, so that a late renewal answer is ignored.
-		 */
-		volatile boolean released;
-
-		/** Whether to interrupt the holding thread when the hold is found lost. */
-		volatile boolean interruptOnLoss;
+		/** Set once, by the first request to interrupt the thread on loss. */
+		private final AtomicBoolean interruptOnLoss = new AtomicBoolean();
 
 		/** Read and written only by the thread that holds. */
 		int count = 1;
@@ -403,8 +415,18 @@ final class KeyStates {
 			return this.lease;
 		}
 
-		void renewed(Lease renewal) {
+		/**
+		 * Take a renewed lease, unless the hold has ended meanwhile or its deadline
+		 * passed before the answer came: once lost, a hold stays lost.
+		 * @param renewal the renewed lease
+		 * @return whether it was taken
+		 */
+		boolean renewed(Lease renewal) {
+			if (this.end.get() != HELD || this.lease.isExpired(System.nanoTime())) {
+				return false;
+			}
 			this.lease = renewal;
+			return true;
 		}
 
 		/**
@@ -413,16 +435,33 @@ final class KeyStates {
 		 * @return whether it is lost
 		 */
 		boolean isLost(long nowNanos) {
-			return this.lostReason.get() != null || this.lease.isExpired(nowNanos);
+			return this.end.get() > RELEASING || this.lease.isExpired(nowNanos);
 		}
 
 		/**
-		 * Mark the hold lost, once.
+		 * Whether the hold has ended: released or lost.
+		 * @return whether it has ended
+		 */
+		boolean hasEnded() {
+			return this.end.get() != HELD;
+		}
+
+		/**
+		 * Mark the hold lost, if it has not ended yet.
 		 * @param reason how it was lost
-		 * @return {@code true} for the first mark, {@code false} if it was already lost
+		 * @return {@code true} for the first end, {@code false} if it was already
+		 * releasing or lost
 		 */
 		boolean markLost(LockLostEvent.Reason reason) {
-			return this.lostReason.compareAndSet(null, reason);
+			return this.end.compareAndSet(HELD, RELEASING + 1 + reason.ordinal());
+		}
+
+		/**
+		 * Start releasing the hold, if it has not ended yet.
+		 * @return {@code true} if the release wins, {@code false} if the hold was lost
+		 */
+		boolean beginRelease() {
+			return this.end.compareAndSet(HELD, RELEASING);
 		}
 
 		/**
@@ -430,7 +469,20 @@ final class KeyStates {
 		 * @return the reason, or {@code null}
 		 */
 		LockLostEvent.Reason lostReason() {
-			return this.lostReason.get();
+			int state = this.end.get();
+			return (state > RELEASING) ? REASONS[state - RELEASING - 1] : null;
+		}
+
+		/**
+		 * Ask for the thread to be interrupted on loss.
+		 * @return {@code true} the first time it is asked
+		 */
+		boolean requestInterruptOnLoss() {
+			return this.interruptOnLoss.compareAndSet(false, true);
+		}
+
+		boolean interruptOnLoss() {
+			return this.interruptOnLoss.get();
 		}
 
 	}

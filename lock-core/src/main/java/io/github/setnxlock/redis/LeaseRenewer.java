@@ -21,6 +21,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -36,19 +38,22 @@ import io.github.setnxlock.redis.KeyStates.Hold;
 import io.github.setnxlock.redis.KeyStates.KeyState;
 
 /**
- * The registry's watchdog: one thread that extends the leases of the holds taken without
- * a lease of their own once a third of a lease has passed since it was last sent, in one
- * pipelined round trip for all the holds whose leases are at least a sixth used, and
- * finds out which holds are lost. It looks every sixth of a lease, and at once for a hold
- * whose acquisition took so long that its lease is already due.
+ * The registry's watchdog: extends the leases of the holds taken without a lease of their
+ * own once a third of a lease has passed since it was last sent, in one pipelined round
+ * trip for all the holds whose leases are at least a sixth used, and finds out which
+ * holds are lost.
  * <p>
- * A renewal answered "not ours" loses the hold at once. One that fails to reach Redis is
- * tried again a twelfth of the lease later, until the holder's own deadline passes; then
- * the hold is lost. A hold that has lasted the registry's {@code maxHold} is no longer
- * renewed and ends with its lease. A lost hold is reported to the listeners once, frees
- * the key's slot for the other threads of this JVM, and interrupts its thread if it asked
- * to be. Holds that asked for an interrupt are also watched at their deadline, renewed or
- * not.
+ * Its one thread never waits for Redis: it looks every sixth of a lease (and at once for
+ * a hold whose acquisition took so long that its lease is already due), hands a batch to
+ * the {@link CommandRunner}, and goes on checking deadlines while the batch is out; only
+ * one batch is out at a time. A renewal answered "not ours" loses the hold at once. One
+ * that fails is tried again a twelfth of the lease later; an answer that comes after the
+ * holder's own deadline is ignored, and the hold is lost at that deadline. A hold that
+ * has lasted {@code maxHold} is no longer renewed and ends with its lease, and so does
+ * one whose thread died without releasing it (its state in this JVM is dropped). A lost
+ * hold is reported once, frees the key's slot for the other threads of this JVM, and
+ * interrupts its thread if asked to; holds that asked are also watched at their
+ * deadlines.
  *
  * @author setnx-lock authors
  */
@@ -57,6 +62,10 @@ final class LeaseRenewer implements AutoCloseable {
 	private static final Log logger = LogFactory.getLog(LeaseRenewer.class);
 
 	private final LockCommands commands;
+
+	private final CommandRunner runner;
+
+	private final KeyStates states;
 
 	private final Duration lease;
 
@@ -78,12 +87,18 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private volatile ScheduledFuture<?> ticks;
 
+	/** The batch out at Redis, if any. Written by the renewal thread only. */
+	private volatile Batch inFlight;
+
 	private final AtomicLong batches = new AtomicLong();
 
 	private final AtomicLong renewals = new AtomicLong();
 
-	LeaseRenewer(LockCommands commands, Duration lease, Duration maxHold, LockEvents events) {
+	LeaseRenewer(LockCommands commands, CommandRunner runner, KeyStates states, Duration lease, Duration maxHold,
+			LockEvents events) {
 		this.commands = commands;
+		this.runner = runner;
+		this.states = states;
 		this.lease = lease;
 		this.dueNanos = Math.max(2, lease.toNanos() / 3);
 		this.periodNanos = this.dueNanos / 2;
@@ -103,11 +118,6 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	void renew(Tracked tracked) {
 		this.renewed.put(tracked.hold(), tracked);
-		if (System.nanoTime() - tracked.hold().lease().sentNanos() >= this.dueNanos) {
-			// A slow acquisition (a first connection, a busy server) used up much of the
-			// lease already: renew now rather than at the next tick.
-			this.scheduler.execute(this::tick);
-		}
 		if (this.ticks == null) {
 			synchronized (this) {
 				if (this.ticks == null) {
@@ -116,14 +126,29 @@ final class LeaseRenewer implements AutoCloseable {
 				}
 			}
 		}
+		if (System.nanoTime() - tracked.hold().lease().sentNanos() >= this.dueNanos) {
+			// A slow acquisition (a first connection, a busy server) used up much of the
+			// lease already: renew now rather than at the next tick.
+			this.scheduler.execute(this::tick);
+		}
 	}
 
 	/**
-	 * Stop renewing a hold (it is being released).
+	 * Stop renewing a hold that is being released, once a renewal of it that is out at
+	 * Redis has come back, so that the renewal cannot undo what the release writes.
 	 * @param hold the hold
 	 */
 	void stop(Hold hold) {
 		this.renewed.remove(hold);
+		Batch batch = this.inFlight;
+		if (batch != null && batch.holds().contains(hold)) {
+			try {
+				this.runner.awaitUninterrupted(batch.answer());
+			}
+			catch (RuntimeException ex) {
+				// The renewal failed: nothing to undo.
+			}
+		}
 	}
 
 	/**
@@ -131,15 +156,16 @@ final class LeaseRenewer implements AutoCloseable {
 	 * @param tracked the hold
 	 */
 	void interruptOnLoss(Tracked tracked) {
-		tracked.hold().interruptOnLoss = true;
-		watchDeadline(tracked);
+		if (tracked.hold().requestInterruptOnLoss()) {
+			watchDeadline(tracked);
+		}
 	}
 
 	private void watchDeadline(Tracked tracked) {
 		Hold hold = tracked.hold();
 		long delay = hold.lease().deadlineNanos() - System.nanoTime();
 		this.scheduler.schedule(() -> {
-			if (hold.released || hold.lostReason() != null) {
+			if (hold.hasEnded()) {
 				return;
 			}
 			if (hold.isLost(System.nanoTime())) {
@@ -160,6 +186,14 @@ final class LeaseRenewer implements AutoCloseable {
 	}
 
 	/**
+	 * Return how many tasks wait on the renewal thread's schedule.
+	 * @return the number of tasks
+	 */
+	int scheduledTasks() {
+		return this.scheduler.getQueue().size();
+	}
+
+	/**
 	 * Return how many batches of renewals were sent, one round trip each.
 	 * @return the number of batches
 	 */
@@ -177,7 +211,7 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private void tick() {
 		try {
-			renewDue();
+			check();
 		}
 		catch (RuntimeException ex) {
 			// The schedule must survive anything, or held locks would silently expire.
@@ -185,17 +219,20 @@ final class LeaseRenewer implements AutoCloseable {
 		}
 	}
 
-	private void renewDue() {
+	private void check() {
 		long now = System.nanoTime();
 		List<Tracked> batch = new ArrayList<>();
 		boolean due = false;
 		for (Tracked tracked : this.renewed.values()) {
 			Hold hold = tracked.hold();
-			if (hold.released || hold.lostReason() != null) {
+			if (hold.hasEnded()) {
 				this.renewed.remove(hold);
 			}
 			else if (hold.isLost(now)) {
 				lost(tracked, Reason.RENEWAL_FAILED);
+			}
+			else if (!hold.thread.isAlive()) {
+				abandoned(tracked);
 			}
 			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
 				// Past the limit the hold ends with its lease; unlock() reports it.
@@ -211,27 +248,44 @@ final class LeaseRenewer implements AutoCloseable {
 				}
 			}
 		}
-		if (!due) {
-			return;
+		if (due && this.inFlight == null) {
+			send(batch);
 		}
-		List<RenewalResult> results;
+	}
+
+	private void send(List<Tracked> batch) {
+		List<LockKey> keys = batch.stream().map(Tracked::key).toList();
+		List<Lease> leases = batch.stream().map((tracked) -> tracked.hold().lease()).toList();
 		this.batches.incrementAndGet();
-		try {
-			results = this.commands.renew(batch.stream().map(Tracked::key).toList(),
-					batch.stream().map((tracked) -> tracked.hold().lease()).toList(), this.lease);
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not renew " + batch.size() + " lock lease(s); trying again", ex);
-			retrySoon();
-			return;
-		}
+		CompletableFuture<List<RenewalResult>> answer = this.runner
+			.submit(() -> this.commands.renew(keys, leases, this.lease));
+		Batch sent = new Batch(Set.copyOf(batch.stream().map(Tracked::hold).toList()), answer);
+		this.inFlight = sent;
+		answer.whenComplete((results, failure) -> this.scheduler.execute(() -> {
+			this.inFlight = null;
+			if (failure != null) {
+				logger.warn("Could not renew " + batch.size() + " lock lease(s); trying again", failure);
+				retrySoon();
+			}
+			else {
+				apply(batch, results);
+			}
+		}));
+	}
+
+	private void apply(List<Tracked> batch, List<RenewalResult> results) {
 		boolean failed = false;
 		for (int i = 0; i < batch.size(); i++) {
 			Tracked tracked = batch.get(i);
 			RenewalResult result = results.get(i);
 			if (result.renewed() != null) {
-				tracked.hold().renewed(result.renewed());
-				this.renewals.incrementAndGet();
+				if (tracked.hold().renewed(result.renewed())) {
+					this.renewals.incrementAndGet();
+				}
+				else if (!tracked.hold().hasEnded()) {
+					// Answered after the holder's own deadline: the hold is lost already.
+					lost(tracked, Reason.RENEWAL_FAILED);
+				}
 			}
 			else if (result.rejected() != null) {
 				lost(tracked, Reason.RENEWAL_REJECTED);
@@ -254,15 +308,30 @@ final class LeaseRenewer implements AutoCloseable {
 	private void lost(Tracked tracked, Reason reason) {
 		Hold hold = tracked.hold();
 		this.renewed.remove(hold);
-		if (hold.released || !hold.markLost(reason)) {
+		if (!hold.markLost(reason)) {
 			return;
 		}
-		tracked.state().holdLost();
-		if (hold.interruptOnLoss) {
+		tracked.state().holdChanged();
+		if (hold.interruptOnLoss()) {
 			hold.thread.interrupt();
 		}
 		this.events.lockLost(new LockLostEvent(tracked.key().key(), tracked.name(), reason, hold.thread.getName(),
 				hold.lease().fencingToken(), Instant.now()));
+	}
+
+	/**
+	 * Stop renewing the hold of a thread that died without releasing it, and drop its
+	 * state in this JVM: the lock ends with its lease.
+	 */
+	private void abandoned(Tracked tracked) {
+		Hold hold = tracked.hold();
+		this.renewed.remove(hold);
+		if (hold.markLost(Reason.LEASE_ENDED)) {
+			logger.warn("Thread '" + hold.thread.getName() + "' died holding lock '" + tracked.key().key()
+					+ "'; the lock ends with its lease");
+			tracked.state().released(hold.thread, -1);
+			this.states.release(tracked.key().redisKey(), tracked.state());
+		}
 	}
 
 	@Override
@@ -279,6 +348,16 @@ final class LeaseRenewer implements AutoCloseable {
 	 * @param hold the hold
 	 */
 	record Tracked(LockKey key, String name, KeyState state, Hold hold) {
+
+	}
+
+	/**
+	 * A batch of renewals out at Redis.
+	 *
+	 * @param holds the holds it renews
+	 * @param answer its answer to come
+	 */
+	private record Batch(Set<Hold> holds, CompletableFuture<List<RenewalResult>> answer) {
 
 	}
 

@@ -206,11 +206,18 @@ final class RedisLeasedLock implements LeasedLock {
 			}
 			return;
 		}
-		hold.released = true;
+		if (lostBefore) {
+			report(hold, LockLostEvent.Reason.LEASE_ENDED);
+		}
+		else if (!hold.beginRelease()) {
+			// Found lost by the renewer a moment ago, which reported it.
+			lostBefore = true;
+		}
 		this.registry.renewer.stop(hold);
 		long generationBeforeRelease = state.releaseGeneration();
 		ReleaseResult result;
 		try {
+			// Sent even for a lost hold: the scripts only delete what is still ours.
 			result = this.registry.runner.runUninterrupted(
 					() -> (keep != null) ? this.registry.commands.releaseKeeping(this.key, hold.lease(), keep)
 							: this.registry.commands.release(this.key, hold.lease()));
@@ -220,14 +227,21 @@ final class RedisLeasedLock implements LeasedLock {
 			state.released(current, generationBeforeRelease);
 			this.registry.states.release(this.key.redisKey(), state);
 		}
-		if (result == ReleaseResult.NOT_OURS && !lostBefore) {
-			report(hold, LockLostEvent.Reason.RELEASE_FOUND_ANOTHER_OWNER);
+		if (lostBefore) {
+			throw lost(hold, "before unlock()");
+		}
+		if (result == ReleaseResult.NOT_OURS) {
+			this.registry.events
+				.lockLost(new LockLostEvent(key(), this.name, LockLostEvent.Reason.RELEASE_FOUND_ANOTHER_OWNER,
+						hold.thread.getName(), hold.lease().fencingToken(), Instant.now()));
 			throw new LockLostException(key(),
 					"Lock '" + key() + "' was lost before unlock(): another client took it over or deleted it");
 		}
-		if (lostBefore || result != ReleaseResult.RELEASED) {
-			report(hold, LockLostEvent.Reason.LEASE_ENDED);
-			throw lost(hold, "before unlock()");
+		if (result == ReleaseResult.EXPIRED) {
+			this.registry.events.lockLost(new LockLostEvent(key(), this.name, LockLostEvent.Reason.LEASE_ENDED,
+					hold.thread.getName(), hold.lease().fencingToken(), Instant.now()));
+			throw new LockLostException(key(), "Lock '" + key() + "' was lost before unlock(): its lease of "
+					+ Duration.ofMillis(hold.lease().validityMillis()) + " ended");
 		}
 	}
 

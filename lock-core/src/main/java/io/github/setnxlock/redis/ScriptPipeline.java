@@ -20,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
@@ -72,15 +73,18 @@ final class ScriptPipeline {
 		// answers of commands it did not send itself.
 		List<Object> answers;
 		try (RedisConnection connection = redis.getRequiredConnectionFactory().getConnection()) {
-			connection.openPipeline();
+			try {
+				connection.openPipeline();
+			}
+			catch (UnsupportedOperationException | InvalidDataAccessApiUsageException ex) {
+				// Some connections (Jedis on a cluster) cannot pipeline: one call at a
+				// time.
+				return sendOneByOne(connection, script, returnType, keyCount, calls);
+			}
 			boolean closed = false;
 			try {
 				for (List<String> call : calls) {
-					byte[][] keysAndArgs = new byte[call.size()][];
-					for (int i = 0; i < keysAndArgs.length; i++) {
-						keysAndArgs[i] = call.get(i).getBytes(StandardCharsets.UTF_8);
-					}
-					connection.scriptingCommands().evalSha(script.getSha1(), returnType, keyCount, keysAndArgs);
+					connection.scriptingCommands().evalSha(script.getSha1(), returnType, keyCount, bytes(call));
 				}
 				closed = true;
 				answers = connection.closePipeline();
@@ -94,6 +98,24 @@ final class ScriptPipeline {
 		List<Object> decoded = new ArrayList<>(answers.size());
 		answers.forEach((answer) -> decoded.add(decode(answer)));
 		return decoded;
+	}
+
+	private static List<Object> sendOneByOne(RedisConnection connection, RedisScript<?> script, ReturnType returnType,
+			int keyCount, List<List<String>> calls) {
+		List<Object> answers = new ArrayList<>(calls.size());
+		for (List<String> call : calls) {
+			answers.add(decode(
+					connection.scriptingCommands().evalSha(script.getSha1(), returnType, keyCount, bytes(call))));
+		}
+		return answers;
+	}
+
+	private static byte[][] bytes(List<String> call) {
+		byte[][] keysAndArgs = new byte[call.size()][];
+		for (int i = 0; i < keysAndArgs.length; i++) {
+			keysAndArgs[i] = call.get(i).getBytes(StandardCharsets.UTF_8);
+		}
+		return keysAndArgs;
 	}
 
 	private static Object decode(Object answer) {

@@ -137,7 +137,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		this.acquireLoop = new AcquireLoop(this.commands, this.runner, this.messages,
 				settings.protocol() == LockProtocol.TOKEN);
 		this.events = new LockEvents(listeners);
-		this.renewer = new LeaseRenewer(this.commands, settings.leaseTime(), settings.maxHold(), this.events);
+		this.renewer = new LeaseRenewer(this.commands, this.runner, this.states, settings.leaseTime(),
+				settings.maxHold(), this.events);
 	}
 
 	/**

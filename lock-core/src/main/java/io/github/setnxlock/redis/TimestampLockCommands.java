@@ -102,10 +102,12 @@ final class TimestampLockCommands implements LockCommands {
 
 	@Override
 	public ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep) {
-		List<?> reply = RedisCall.list(key, RedisCall.run(key, "release",
-				() -> this.redis.execute(LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey(), key.fenceKey()),
-						lease.value(), Long.toString(this.unitMillis), callerClock(), Long.toString(keep.toMillis()),
-						Long.toString(KEY_GRACE.toMillis()), Long.toString(lease.fencingToken()))));
+		List<?> reply = RedisCall.list(key,
+				RedisCall.run(key, "release",
+						() -> this.redis.execute(LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey(), key.fenceKey()),
+								lease.value(), Long.toString(this.unitMillis), callerClock(),
+								Long.toString(keep.toMillis()), Long.toString(KEY_GRACE.toMillis()),
+								Long.toString(lease.fencingToken()), Long.toString(this.fenceRetentionMillis))));
 		return releaseResult(RedisCall.longAt(key, reply, 0));
 	}
 
@@ -118,7 +120,7 @@ final class TimestampLockCommands implements LockCommands {
 		List<List<String>> calls = new ArrayList<>(keys.size());
 		for (int i = 0; i < keys.size(); i++) {
 			calls.add(List.of(keys.get(i).redisKey(), keys.get(i).fenceKey(), leases.get(i).value(), unit, clock, keep,
-					grace, Long.toString(leases.get(i).fencingToken())));
+					grace, Long.toString(leases.get(i).fencingToken()), Long.toString(this.fenceRetentionMillis)));
 		}
 		long sentNanos = System.nanoTime();
 		List<Object> answers = ScriptPipeline.run(this.redis, LockScripts.TIMESTAMP_KEEP, ReturnType.MULTI, 2, calls);

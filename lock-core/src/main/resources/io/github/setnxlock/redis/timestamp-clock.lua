@@ -16,16 +16,16 @@ local function is_timestamp(value)
 end
 -- Whether the key, whose value is a timestamp and ours has not expired, still holds our
 -- lock. A different value is, by the documented pattern, a client that lost a GETSET race
--- and wrote its timestamp anyway: the lock is still ours. But if a client of this library
--- acquired the key after us (our key was deleted, or lost in a Redis restart), the fencing
--- counter beside it has moved past our token, and the lock is not ours any more.
+-- and wrote its timestamp anyway: the lock is still ours; and an equal value may be another
+-- holder's that happens to end in the same second. So the value decides nothing: our
+-- fencing counter beside the key does. A client of this library that acquired after us has
+-- moved it past our token, and a Redis that lost our key (a restart without persistence)
+-- has lost the counter too, which our acquisition wrote and our renewals keep alive; in
+-- either case the key is another holder's, even one that follows the documented pattern.
 local function still_ours(current, our_value, our_token, fence_key)
-  if current == our_value then
-    return true
-  end
   local fence = redis.pcall('GET', fence_key)
   if type(fence) ~= 'string' or tonumber(fence) == nil then
-    return true
+    return false
   end
   return tonumber(fence) <= tonumber(our_token)
 end

@@ -6,7 +6,8 @@
 -- lock, whose expiry we would then move.
 -- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] our value, ARGV[2] ms per unit,
 -- ARGV[3] caller clock in ms or '', ARGV[4] ms to keep, ARGV[5] how long the key outlives its
--- timestamp in ms, ARGV[6] our fencing token
+-- timestamp in ms, ARGV[6] our fencing token, ARGV[7] how long the fencing counter is kept in
+-- ms (renewed with the lock, see still_ours)
 -- Returns {1, new value, ms until it expires} when extended; {0} when the key is gone or is
 -- not a timestamp; {-1} when our timestamp had expired.
 local current = redis.pcall('GET', KEYS[1])
@@ -25,4 +26,5 @@ local kept_until = math.ceil((now_ms + tonumber(ARGV[4])) / unit)
 local value = string.format('%.0f', kept_until)
 local validity_ms = kept_until * unit - now_ms
 redis.call('SET', KEYS[1], value, 'PX', validity_ms + tonumber(ARGV[5]))
+redis.call('PEXPIRE', KEYS[2], validity_ms + tonumber(ARGV[7]))
 return {1, value, validity_ms}

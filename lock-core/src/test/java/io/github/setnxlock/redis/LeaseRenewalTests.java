@@ -268,6 +268,62 @@ class LeaseRenewalTests {
 
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
+	void aRenewalAnsweredAfterTheDeadlineDoesNotBringTheHoldBack(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
+		LeasedLock lock = holder.obtain("late");
+		lock.lock();
+		// Redis answers nothing across the holder's deadline; the renewal sent before it
+		// is answered after it.
+		server.pause();
+		try {
+			await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
+			Thread.sleep(LEASE.toMillis() / 2);
+		}
+		finally {
+			server.resume();
+		}
+		Thread.sleep(LEASE.toMillis());
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(this.lost).singleElement()
+			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.RENEWAL_FAILED));
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aThreadThatDiesHoldingALockStopsBeingRenewed(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		TestClient holder = client(server, settings(protocol));
+		Thread dying = new Thread(() -> holder.registry.obtain("orphan").lock());
+		dying.start();
+		dying.join(10_000);
+		assertThat(dying.isAlive()).isFalse();
+		LeasedLock lock = holder.registry.obtain("orphan");
+		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(lock::tryLock);
+		lock.unlock();
+		assertThat(holder.registry.renewer.size()).isZero();
+		assertThat(holder.registry.localKeyCount()).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void askingForAnInterruptTwiceWatchesTheDeadlineOnce(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
+		LeasedLock lock = holder.obtain("asked-often");
+		lock.lock();
+		int before = holder.renewer.scheduledTasks();
+		for (int i = 0; i < 1000; i++) {
+			lock.interruptOnLoss();
+		}
+		assertThat(holder.renewer.scheduledTasks()).isLessThanOrEqualTo(before + 1);
+		lock.unlock();
+		assertThat(Thread.interrupted()).isFalse();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
 	void aFailingListenerDoesNotStopTheOthersNorTheUnlock(LockProtocol protocol) throws Exception {
 		RedisServer server = server();
 		LockListener failing = new LockListener() {

@@ -16,6 +16,9 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
@@ -199,6 +202,35 @@ class LockFailureTests {
 			assertThat(lock.isHeldByCurrentThread()).isFalse();
 			assertThat(lock.holdCount()).isZero();
 			assertThat(client.registry.localKeyCount()).isZero();
+		}
+	}
+
+	@Test
+	void aLocalWaiterThatCameDuringTheOwnersAcquisitionGetsTheLockWhenTheOwnersLeaseEnds() throws Exception {
+		try (TestClient client = new TestClient(this.server, SetnxLockSettings.defaults(), Duration.ofSeconds(10))) {
+			LeasedLock warmUp = client.registry.obtain("warm-up");
+			warmUp.lock();
+			warmUp.unlock();
+			ExecutorService threads = Executors.newCachedThreadPool();
+			try {
+				// The owner's acquisition stalls, so the waiter finds an owner without a
+				// hold.
+				this.server.pause();
+				Future<Boolean> owner = threads.submit(() -> client.registry.obtain("stalled-owner")
+					.tryLock(Duration.ofSeconds(10), Duration.ofMillis(500)));
+				Thread.sleep(200);
+				Future<Boolean> waiter = threads
+					.submit(() -> client.registry.obtain("stalled-owner").tryLock(Duration.ofSeconds(8)));
+				Thread.sleep(200);
+				this.server.resume();
+				assertThat(owner.get(10, TimeUnit.SECONDS)).isTrue();
+				// The owner never unlocks; its lease of 500 ms ends, and the waiter gets
+				// in.
+				assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+			}
+			finally {
+				threads.shutdownNow();
+			}
 		}
 	}
 

@@ -214,6 +214,22 @@ class TimestampInteropTests {
 	}
 
 	@Test
+	void aDocumentedClientThatTookALostKeyKeepsIt() throws Exception {
+		LeasedLock lock = this.ours.registry.obtain(KEY);
+		lock.lock();
+		// Redis loses the key and its fencing counter (a restart without persistence),
+		// and a documented client takes the free key.
+		this.theirs.redis.delete(List.of(KEY, "{" + KEY + "}:fence"));
+		DocumentedSetnxClient documented = new DocumentedSetnxClient(this.theirs.redis);
+		long expiry = documented.acquire(KEY, 30, Duration.ofSeconds(5));
+		assertThat(expiry).isPositive();
+		// Our next renewal or our release must not take it back.
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(this.theirs.redis.opsForValue().get(KEY)).isEqualTo(Long.toString(expiry));
+		assertThat(documented.release(KEY, expiry)).isTrue();
+	}
+
+	@Test
 	void fencingTokensDoNotChangeTheValueOtherClientsRead() throws InterruptedException {
 		LeasedLock lock = this.ours.registry.obtain(KEY);
 		assertThat(lock.tryLock()).isTrue();
