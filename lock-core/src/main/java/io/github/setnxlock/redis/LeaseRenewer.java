@@ -28,6 +28,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -90,6 +91,8 @@ final class LeaseRenewer implements AutoCloseable {
 	/** The batch out at Redis, if any. Written by the renewal thread only. */
 	private volatile Batch inFlight;
 
+	private final ReentrantLock batchLock = new ReentrantLock();
+
 	private final AtomicLong batches = new AtomicLong();
 
 	private final AtomicLong renewals = new AtomicLong();
@@ -140,7 +143,14 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	void stop(Hold hold) {
 		this.renewed.remove(hold);
-		Batch batch = this.inFlight;
+		Batch batch;
+		this.batchLock.lock();
+		try {
+			batch = this.inFlight;
+		}
+		finally {
+			this.batchLock.unlock();
+		}
 		if (batch != null && batch.holds().contains(hold)) {
 			try {
 				this.runner.awaitUninterrupted(batch.answer());
@@ -253,14 +263,38 @@ final class LeaseRenewer implements AutoCloseable {
 		}
 	}
 
-	private void send(List<Tracked> batch) {
+	private void send(List<Tracked> candidates) {
+		List<Tracked> batch;
+		CompletableFuture<List<RenewalResult>> answer = new CompletableFuture<>();
+		// A holder that starts releasing either is left out here, or finds this batch in
+		// flight and waits for it (see stop), so a renewal never lands after a release.
+		this.batchLock.lock();
+		try {
+			batch = candidates.stream().filter((tracked) -> !tracked.hold().hasEnded()).toList();
+			if (batch.isEmpty()) {
+				return;
+			}
+			this.inFlight = new Batch(Set.copyOf(batch.stream().map(Tracked::hold).toList()), answer);
+		}
+		finally {
+			this.batchLock.unlock();
+		}
 		List<LockKey> keys = batch.stream().map(Tracked::key).toList();
 		List<Lease> leases = batch.stream().map((tracked) -> tracked.hold().lease()).toList();
 		this.batches.incrementAndGet();
-		CompletableFuture<List<RenewalResult>> answer = this.runner
-			.submit(() -> this.commands.renew(keys, leases, this.lease));
-		Batch sent = new Batch(Set.copyOf(batch.stream().map(Tracked::hold).toList()), answer);
-		this.inFlight = sent;
+		try {
+			this.runner.submit(() -> this.commands.renew(keys, leases, this.lease)).whenComplete((results, failure) -> {
+				if (failure != null) {
+					answer.completeExceptionally(failure);
+				}
+				else {
+					answer.complete(results);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			answer.completeExceptionally(ex);
+		}
 		answer.whenComplete((results, failure) -> this.scheduler.execute(() -> {
 			this.inFlight = null;
 			if (failure != null) {

@@ -100,9 +100,9 @@ class LeaseRenewalTests {
 		LeasedLock lock = other.obtain("dies");
 		long start = System.nanoTime();
 		assertThat(lock.tryLock(LEASE.multipliedBy(5))).isTrue();
-		// Bounded by one lease plus the renewal period at most; a generous margin, as
-		// machine load can delay any of it.
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(LEASE.multipliedBy(4));
+		// One lease at most in theory; the bound only shows that the lock is not held for
+		// long (the default lease is 100 times this one), with room for a loaded machine.
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(LEASE.multipliedBy(10));
 		lock.unlock();
 	}
 
