@@ -30,12 +30,16 @@ import java.util.concurrent.locks.Lock;
  * removed when the hold count returns to zero.
  * <p>
  * <b>Leases.</b> A hold ends when its lease ends, whether or not {@link #unlock()} was
- * called, so a crashed holder cannot block others forever. The holder computes its own
- * deadline from the moment it <em>sent</em> the acquisition, on a monotonic clock, less a
- * small drift margin, so it knows it has lost the lock before any competitor can have it.
- * After that deadline {@link #isHeldByCurrentThread()} is {@code false} and
- * {@link #unlock()} throws {@link LockLostException}: the work done under the lock may
- * not have been exclusive, and the caller has to hear it.
+ * called, so a crashed holder cannot block others forever. Holds taken without a lease of
+ * their own ({@link #lock()}, {@link #tryLock()}, {@link #tryLock(Duration)}, ...) are
+ * renewed by the registry while their thread lives, so a live holder keeps its lock
+ * however long it works; {@link #tryLock(Duration, Duration)} holds for a fixed lease.
+ * The holder computes its own deadline from the moment it <em>sent</em> the acquisition
+ * or renewal, on a monotonic clock, less a small drift margin, so it knows it has lost
+ * the lock before any competitor can have it. After that deadline, or once a renewal
+ * finds the key taken, {@link #isHeldByCurrentThread()} is {@code false} and
+ * {@link #checkHeld()} and {@link #unlock()} throw {@link LockLostException}: the work
+ * done under the lock may not have been exclusive, and the caller has to hear it.
  * <p>
  * <b>What it does not guarantee.</b> A process that pauses (a long GC, a stopped VM,
  * SIGSTOP) longer than its lease may resume believing it still works under the lock while
@@ -86,7 +90,8 @@ public interface LeasedLock extends Lock {
 	boolean tryLock(Duration wait, Duration lease) throws InterruptedException;
 
 	/**
-	 * Acquire the lock within the given wait, with the registry's default lease.
+	 * Acquire the lock within the given wait, with the registry's default lease, renewed
+	 * while held.
 	 * @param wait how long to wait for the lock; zero for a single attempt
 	 * @return {@code true} if the lock was acquired, {@code false} if another holder kept
 	 * it for the whole wait
