@@ -16,6 +16,8 @@
 
 package io.github.setnxlock;
 
+import java.time.Duration;
+
 /**
  * Hears what happens to the locks of a registry, for metrics, logs and alerts. Every
  * method has a no-op default, so a listener implements only what it needs.
@@ -29,11 +31,91 @@ package io.github.setnxlock;
 public interface LockListener {
 
 	/**
+	 * An acquisition that went to Redis ended, with the lock or without it. Reentrant
+	 * acquisitions by a thread that holds the lock already are not reported.
+	 * @param acquisition how it ended
+	 */
+	default void acquisitionEnded(Acquisition acquisition) {
+	}
+
+	/**
+	 * A thread released its hold (its last {@code unlock()}), or the registry dropped the
+	 * hold of a thread that died holding it.
+	 * @param release the release
+	 */
+	default void released(Release release) {
+	}
+
+	/**
+	 * The registry tried to renew a hold's lease.
+	 * @param renewal the renewal
+	 */
+	default void renewalEnded(Renewal renewal) {
+	}
+
+	/**
 	 * A hold was lost before its holder released it: the work done under it may not have
 	 * been exclusive.
 	 * @param event what was lost, and how
 	 */
 	default void lockLost(LockLostEvent event) {
+	}
+
+	/**
+	 * How an acquisition ended.
+	 *
+	 * @param key the lock's key, without the registry's prefix
+	 * @param name the lock's logical name, empty when it has none
+	 * @param result how it ended
+	 * @param waited how long the caller waited, from its call to the end
+	 * @param tookOver whether it took over a holder's expired claim (timestamp protocol
+	 * only: under the token protocol an expired key is simply gone)
+	 */
+	record Acquisition(String key, String name, Result result, Duration waited, boolean tookOver) {
+
+		/**
+		 * The outcome of an acquisition.
+		 */
+		public enum Result {
+
+			/** The lock was acquired. */
+			ACQUIRED,
+
+			/** Someone else held the lock for the whole wait. */
+			TIMEOUT,
+
+			/** Redis could not be used (see {@link LockAccessException}). */
+			ERROR,
+
+			/** The waiting thread was interrupted. */
+			INTERRUPTED
+
+		}
+
+	}
+
+	/**
+	 * A hold's end by release.
+	 *
+	 * @param key the lock's key, without the registry's prefix
+	 * @param name the lock's logical name, empty when it has none
+	 * @param held how long the hold lasted
+	 * @param lost whether the hold had been lost before it was released
+	 */
+	record Release(String key, String name, Duration held, boolean lost) {
+
+	}
+
+	/**
+	 * One renewal of a hold's lease.
+	 *
+	 * @param key the lock's key, without the registry's prefix
+	 * @param name the lock's logical name, empty when it has none
+	 * @param renewed whether the lease was extended; {@code false} when Redis could not
+	 * be reached (a renewal that finds the key taken is reported as a lost lock)
+	 */
+	record Renewal(String key, String name, boolean renewed) {
+
 	}
 
 }

@@ -33,6 +33,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.redis.KeyStates.Hold;
@@ -299,6 +300,8 @@ final class LeaseRenewer implements AutoCloseable {
 			this.inFlight = null;
 			if (failure != null) {
 				logger.warn("Could not renew " + batch.size() + " lock lease(s); trying again", failure);
+				batch.forEach((tracked) -> this.events
+					.renewalEnded(new LockListener.Renewal(tracked.key().key(), tracked.name(), false)));
 				retrySoon();
 			}
 			else {
@@ -312,6 +315,10 @@ final class LeaseRenewer implements AutoCloseable {
 		for (int i = 0; i < batch.size(); i++) {
 			Tracked tracked = batch.get(i);
 			RenewalResult result = results.get(i);
+			if (result.failure() == null) {
+				this.events.renewalEnded(
+						new LockListener.Renewal(tracked.key().key(), tracked.name(), result.renewed() != null));
+			}
 			if (result.renewed() != null) {
 				if (tracked.hold().renewed(result.renewed())) {
 					this.renewals.incrementAndGet();
@@ -327,6 +334,7 @@ final class LeaseRenewer implements AutoCloseable {
 			else {
 				logger.warn("Could not renew the lease of lock '" + tracked.key().key() + "'; trying again",
 						result.failure());
+				this.events.renewalEnded(new LockListener.Renewal(tracked.key().key(), tracked.name(), false));
 				failed = true;
 			}
 		}
@@ -365,6 +373,8 @@ final class LeaseRenewer implements AutoCloseable {
 					+ "'; the lock ends with its lease");
 			tracked.state().released(hold.thread, -1);
 			this.states.release(tracked.key().redisKey(), tracked.state());
+			this.events.released(new LockListener.Release(tracked.key().key(), tracked.name(),
+					Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), true));
 		}
 	}
 

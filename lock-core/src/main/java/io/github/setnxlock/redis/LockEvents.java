@@ -17,6 +17,7 @@
 package io.github.setnxlock.redis;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -40,17 +41,48 @@ final class LockEvents {
 		this.listeners = List.copyOf(listeners);
 	}
 
-	void lockLost(LockLostEvent event) {
-		logger.warn("Lock '" + event.key() + "'" + (event.name().isEmpty() ? "" : " (" + event.name() + ")")
-				+ " held by thread '" + event.holder() + "' was lost: " + event.reason());
+	void acquisitionEnded(LockListener.Acquisition acquisition) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Acquisition of lock '" + acquisition.key() + "' ended " + acquisition.result() + " after "
+					+ acquisition.waited() + (acquisition.tookOver() ? ", taking over an expired claim" : ""));
+		}
+		if (acquisition.tookOver()) {
+			logger.warn("Lock '" + acquisition.key() + "'" + named(acquisition.name())
+					+ " was taken over from a holder whose claim had expired");
+		}
+		each((listener) -> listener.acquisitionEnded(acquisition), acquisition);
+	}
+
+	void released(LockListener.Release release) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Lock '" + release.key() + "' released after " + release.held());
+		}
+		each((listener) -> listener.released(release), release);
+	}
+
+	void renewalEnded(LockListener.Renewal renewal) {
+		each((listener) -> listener.renewalEnded(renewal), renewal);
+	}
+
+	private void each(Consumer<LockListener> call, Object event) {
 		for (LockListener listener : this.listeners) {
 			try {
-				listener.lockLost(event);
+				call.accept(listener);
 			}
 			catch (RuntimeException ex) {
 				logger.warn("Lock listener " + listener + " failed on " + event, ex);
 			}
 		}
+	}
+
+	private static String named(String name) {
+		return name.isEmpty() ? "" : " (" + name + ")";
+	}
+
+	void lockLost(LockLostEvent event) {
+		logger.warn("Lock '" + event.key() + "'" + named(event.name()) + " held by thread '" + event.holder()
+				+ "' was lost: " + event.reason());
+		each((listener) -> listener.lockLost(event), event);
 	}
 
 }

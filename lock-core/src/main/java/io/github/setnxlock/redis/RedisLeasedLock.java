@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockListener.Acquisition.Result;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.KeyStates.Hold;
@@ -148,25 +150,38 @@ final class RedisLeasedLock implements LeasedLock {
 				// The existing hold keeps its own reference to the state.
 				return true;
 			}
-			if (!state.claimSlot(current, startNanos, waitNanos, interruptible)) {
-				return false;
-			}
-			boolean renewed = explicitLease == null && this.registry.settings.renewal();
-			Duration lease = (explicitLease != null) ? explicitLease : this.registry.settings.leaseTime();
+			Result result = Result.ERROR;
 			Attempt attempt = null;
 			try {
-				attempt = this.registry.acquireLoop.acquire(this.key, state, this.registry.ownerTokens.next(), lease,
-						startNanos, waitNanos, interruptible);
+				if (!state.claimSlot(current, startNanos, waitNanos, interruptible)) {
+					result = Result.TIMEOUT;
+					return false;
+				}
+				boolean renewed = explicitLease == null && this.registry.settings.renewal();
+				Duration lease = (explicitLease != null) ? explicitLease : this.registry.settings.leaseTime();
+				try {
+					attempt = this.registry.acquireLoop.acquire(this.key, state, this.registry.ownerTokens.next(),
+							lease, startNanos, waitNanos, interruptible);
+				}
+				finally {
+					holding = attempt != null;
+					Hold acquired = holding ? new Hold(current, attempt.lease(), renewed) : null;
+					state.acquired(current, acquired);
+					if (acquired != null && renewed) {
+						this.registry.renewer.renew(tracked(state, acquired));
+					}
+				}
+				result = holding ? Result.ACQUIRED : Result.TIMEOUT;
+				return holding;
+			}
+			catch (InterruptedException ex) {
+				result = Result.INTERRUPTED;
+				throw ex;
 			}
 			finally {
-				holding = attempt != null;
-				Hold acquired = holding ? new Hold(current, attempt.lease(), renewed) : null;
-				state.acquired(current, acquired);
-				if (acquired != null && renewed) {
-					this.registry.renewer.renew(tracked(state, acquired));
-				}
+				this.registry.events.acquisitionEnded(new LockListener.Acquisition(key(), this.name, result,
+						Duration.ofNanos(System.nanoTime() - startNanos), attempt != null && attempt.tookOver()));
 			}
-			return holding;
 		}
 		finally {
 			if (!holding) {
@@ -227,6 +242,9 @@ final class RedisLeasedLock implements LeasedLock {
 			state.released(current, generationBeforeRelease);
 			this.registry.states.release(this.key.redisKey(), state);
 		}
+		this.registry.events.released(
+				new LockListener.Release(key(), this.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos),
+						lostBefore || result != ReleaseResult.RELEASED));
 		if (lostBefore) {
 			throw lost(hold, "before unlock()");
 		}

@@ -392,6 +392,8 @@ class LeaseRenewalTests {
 	private TestClient client(RedisServer server, SetnxLockSettings settings) {
 		TestClient client = new TestClient(server, settings, Duration.ofSeconds(2), List.of(listener()));
 		this.closeables.add(client);
+		// Connected now: a lease this short could end while a first command connects.
+		client.redis.hasKey("warm-up");
 		return client;
 	}
 
