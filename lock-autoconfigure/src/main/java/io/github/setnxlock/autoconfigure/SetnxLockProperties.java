@@ -75,6 +75,8 @@ public class SetnxLockProperties {
 
 	private final Aspect aspect = new Aspect();
 
+	private final Metrics metrics = new Metrics();
+
 	/**
 	 * Settings of single locks, by the lock's name (the @DistributedLock name, by default
 	 * 'SimpleClassName.methodName'). They take precedence over the annotation.
@@ -139,6 +141,10 @@ public class SetnxLockProperties {
 
 	public Aspect getAspect() {
 		return this.aspect;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
 	}
 
 	public Map<String, Lock> getLocks() {
@@ -226,6 +232,26 @@ public class SetnxLockProperties {
 
 		public void setMaxHold(Duration maxHold) {
 			this.maxHold = maxHold;
+		}
+
+	}
+
+	/**
+	 * Settings of the lock meters.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether to record lock meters (setnx.lock.*) when Micrometer is present.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

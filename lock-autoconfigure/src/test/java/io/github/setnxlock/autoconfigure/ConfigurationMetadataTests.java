@@ -61,7 +61,11 @@ class ConfigurationMetadataTests {
 		}
 		metadata = repository.getAllProperties();
 		readme = new LinkedHashMap<>();
-		Matcher row = README_ROW.matcher(Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8));
+		String readmeText = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
+		int reference = readmeText.indexOf("## Configuration reference");
+		assertThat(reference).as("the README's configuration reference").isNotNegative();
+		int next = readmeText.indexOf("\n## ", reference + 1);
+		Matcher row = README_ROW.matcher(readmeText.substring(reference, (next < 0) ? readmeText.length() : next));
 		while (row.find()) {
 			readme.put(row.group(1), row.group(2).trim());
 		}

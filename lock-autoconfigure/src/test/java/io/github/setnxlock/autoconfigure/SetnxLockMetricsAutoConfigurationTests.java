@@ -1,0 +1,203 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.annotation.DistributedLock;
+import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lock meters against a real {@code redis-server}: what lock traffic records, the
+ * bounded tags, start-up registration for annotated locks, and the conditions.
+ *
+ * @author setnx-lock authors
+ */
+class SetnxLockMetricsAutoConfigurationTests {
+
+	private static RedisServer server;
+
+	private static ApplicationContextRunner runner;
+
+	@BeforeAll
+	static void startRedis() {
+		server = RedisServer.start();
+		runner = new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
+					DistributedLockAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		server.close();
+	}
+
+	@Test
+	void lockTrafficIsRecordedByNameNeverByKey() {
+		runner.run((context) -> {
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			for (int i = 0; i < 3; i++) {
+				LeasedLock lock = registry.obtain("orders:" + i, "orders");
+				lock.lock();
+				assertThat(meters.get("setnx.lock.active").tag("name", "orders").gauge().value()).isEqualTo(1);
+				lock.unlock();
+			}
+			LeasedLock held = registry.obtain("orders:busy", "orders");
+			held.lock();
+			CompletableFuture.supplyAsync(() -> registry.obtain("orders:busy", "orders").tryLock())
+				.get(10, TimeUnit.SECONDS);
+			held.unlock();
+			LeasedLock unnamed = registry.obtain("plain");
+			unnamed.lock();
+			unnamed.unlock();
+			assertThat(meters.get("setnx.lock.acquire")
+				.tags("name", "orders", "result", "acquired", "protocol", "token")
+				.timer()
+				.count()).isEqualTo(4);
+			assertThat(meters.get("setnx.lock.acquire").tags("name", "orders", "result", "timeout").timer().count())
+				.isEqualTo(1);
+			assertThat(meters.get("setnx.lock.hold").tags("name", "orders", "result", "released").timer().count())
+				.isEqualTo(4);
+			assertThat(meters.get("setnx.lock.active").tag("name", "orders").gauge().value()).isZero();
+			assertThat(meters.get("setnx.lock.acquire").tag("name", "unnamed").timer().count()).isEqualTo(1);
+			assertThat(meters.getMeters())
+				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isIn("orders", "unnamed"));
+		});
+	}
+
+	@Test
+	void lostLocksAreCountedByReason() {
+		runner.run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("short", "short");
+			assertThat(lock.tryLock(Duration.ZERO, Duration.ofMillis(100))).isTrue();
+			Thread.sleep(300);
+			try {
+				lock.unlock();
+			}
+			catch (IllegalMonitorStateException ex) {
+				// Lost, as intended.
+			}
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("setnx.lock.lost").tags("name", "short", "reason", "lease-ended").counter().count())
+				.isEqualTo(1);
+			assertThat(meters.get("setnx.lock.hold").tags("name", "short", "result", "lost").timer().count())
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void annotatedLocksHaveTheirMetersFromTheStart() {
+		runner.withUserConfiguration(AnnotatedConfiguration.class).run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(
+					meters.get("setnx.lock.acquire").tags("name", "Reports.run", "result", "acquired").timer().count())
+				.isZero();
+			assertThat(meters.get("setnx.lock.active").tag("name", "Reports.run").gauge().value()).isZero();
+		});
+	}
+
+	@Test
+	void aFailingMeterRegistryNeverStopsALock() {
+		runner.withBean("failingMeterRegistry", MeterRegistry.class, FailingMeterRegistry::new, (definition) -> {
+			definition.setPrimary(true);
+		}).run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("failing", "failing");
+			lock.lock();
+			lock.unlock();
+			assertThat(lock.isLocked()).isFalse();
+		});
+	}
+
+	@Test
+	void whenMetricsAreDisabledThenNoMeters() {
+		runner.withPropertyValues("setnx.lock.metrics.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(LockRegistry.class).doesNotHaveBean(LockMeters.class));
+	}
+
+	@Test
+	void whenMicrometerIsMissingThenNoMeters() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
+					SetnxLockMetricsAutoConfiguration.class))
+			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.withPropertyValues("spring.data.redis.port=" + server.port())
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(LockRegistry.class)
+				.doesNotHaveBean(LockMeters.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class AnnotatedConfiguration {
+
+		@Bean
+		Reports reports() {
+			return new Reports();
+		}
+
+	}
+
+	static class Reports {
+
+		@DistributedLock
+		public void run() {
+		}
+
+	}
+
+	/**
+	 * A meter registry whose every meter fails to be created.
+	 */
+	static class FailingMeterRegistry extends SimpleMeterRegistry {
+
+		@Override
+		protected io.micrometer.core.instrument.Timer newTimer(io.micrometer.core.instrument.Meter.Id id,
+				io.micrometer.core.instrument.distribution.DistributionStatisticConfig config,
+				io.micrometer.core.instrument.distribution.pause.PauseDetector pauseDetector) {
+			throw new IllegalStateException("meter registry failed");
+		}
+
+		@Override
+		protected <T> io.micrometer.core.instrument.Gauge newGauge(io.micrometer.core.instrument.Meter.Id id, T obj,
+				java.util.function.ToDoubleFunction<T> valueFunction) {
+			throw new IllegalStateException("meter registry failed");
+		}
+
+	}
+
+}
