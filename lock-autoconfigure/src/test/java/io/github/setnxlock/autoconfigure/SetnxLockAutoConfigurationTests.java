@@ -40,9 +40,10 @@ import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.redis.TimestampClock;
 import io.github.setnxlock.redis.TimestampUnit;
 import io.github.setnxlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.aop.support.AopUtils;
@@ -71,22 +72,18 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 @ExtendWith(OutputCaptureExtension.class)
 class SetnxLockAutoConfigurationTests {
 
-	private static RedisServer server;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private static ApplicationContextRunner runner;
 
 	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
+	static void createRunner() {
+		RedisServer server = redis.server();
 		runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
 					DistributedLockAutoConfiguration.class))
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
 	}
 
 	@Test

@@ -27,9 +27,10 @@ import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.DistributedLock;
 import io.github.setnxlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -48,23 +49,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class SetnxLockMetricsAutoConfigurationTests {
 
-	private static RedisServer server;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private static ApplicationContextRunner runner;
 
 	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
+	static void createRunner() {
+		RedisServer server = redis.server();
 		runner = new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
 					DistributedLockAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class))
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
 	}
 
 	@Test
@@ -156,7 +153,7 @@ class SetnxLockMetricsAutoConfigurationTests {
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
 					SetnxLockMetricsAutoConfiguration.class))
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
-			.withPropertyValues("spring.data.redis.port=" + server.port())
+			.withPropertyValues("spring.data.redis.port=" + redis.server().port())
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(LockRegistry.class)
 				.doesNotHaveBean(LockMeters.class));

@@ -35,11 +35,11 @@ import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -70,7 +70,8 @@ import static org.awaitility.Awaitility.await;
  */
 class DistributedLockAdvisorTests {
 
-	private static RedisServer server;
+	@RegisterExtension
+	static final RedisServerExtension redisServer = new RedisServerExtension();
 
 	private final List<AnnotationConfigApplicationContext> contexts = new ArrayList<>();
 
@@ -83,20 +84,9 @@ class DistributedLockAdvisorTests {
 
 	private StringRedisTemplate redis;
 
-	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
-	}
-
 	@BeforeEach
 	void connect() {
-		server.execute("FLUSHALL");
-		this.otherFactory = RedisConnections.create(server, Duration.ofSeconds(2));
+		this.otherFactory = RedisConnections.create(redisServer.server(), Duration.ofSeconds(2));
 		this.redis = RedisConnections.template(this.otherFactory);
 		this.other = new SetnxLockRegistry(this.redis, SetnxLockSettings.defaults());
 	}
@@ -449,7 +439,7 @@ class DistributedLockAdvisorTests {
 
 		@Bean(destroyMethod = "destroy")
 		LettuceConnectionFactory connectionFactory() {
-			LettuceConnectionFactory factory = RedisConnections.create(server, Duration.ofSeconds(2));
+			LettuceConnectionFactory factory = RedisConnections.create(redisServer.server(), Duration.ofSeconds(2));
 			// Connected now, so a short wait in a test is not spent on connecting.
 			factory.getConnection().close();
 			return factory;

@@ -28,11 +28,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,7 +47,8 @@ import static org.awaitility.Awaitility.await;
  */
 abstract class AbstractLockContractTests {
 
-	private static RedisServer server;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private TestClient first;
 
@@ -69,21 +70,10 @@ abstract class AbstractLockContractTests {
 		return Duration.ofMillis(300);
 	}
 
-	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
-	}
-
 	@BeforeEach
 	void connect() {
-		server.execute("FLUSHALL");
-		this.first = new TestClient(server, settings());
-		this.second = new TestClient(server, settings());
+		this.first = new TestClient(redis.server(), settings());
+		this.second = new TestClient(redis.server(), settings());
 		this.threads = Executors.newCachedThreadPool();
 	}
 
@@ -406,7 +396,7 @@ abstract class AbstractLockContractTests {
 			last = token;
 			lock.unlock();
 		}
-		server.restart();
+		redis.server().restart();
 		long beforeRestart = last;
 		LeasedLock lock = this.first.registry.obtain("fenced");
 		await().pollInSameThread()

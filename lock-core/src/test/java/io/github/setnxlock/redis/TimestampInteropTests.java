@@ -28,12 +28,11 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockLostException;
-import io.github.setnxlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -51,7 +50,8 @@ class TimestampInteropTests {
 
 	private static final String KEY = "lock.foo";
 
-	private static RedisServer server;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private TestClient ours;
 
@@ -59,26 +59,15 @@ class TimestampInteropTests {
 
 	private ExecutorService threads;
 
-	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
-	}
-
 	@BeforeEach
 	void connect() {
-		server.execute("FLUSHALL");
 		SetnxLockSettings settings = SetnxLockSettings.builder()
 			.protocol(LockProtocol.TIMESTAMP)
 			.keyPrefix("")
 			.timestampUnit(TimestampUnit.SECONDS)
 			.build();
-		this.ours = new TestClient(server, settings);
-		this.theirs = new TestClient(server, settings);
+		this.ours = new TestClient(redis.server(), settings);
+		this.theirs = new TestClient(redis.server(), settings);
 		this.threads = Executors.newCachedThreadPool();
 	}
 
@@ -101,8 +90,8 @@ class TimestampInteropTests {
 
 	@Test
 	void keyspaceNotificationsGiveTheRegistryAFairShare() throws Exception {
-		server.execute("CONFIG", "SET", "notify-keyspace-events", "Kg");
-		try (TestClient notified = new TestClient(server,
+		redis.server().execute("CONFIG", "SET", "notify-keyspace-events", "Kg");
+		try (TestClient notified = new TestClient(redis.server(),
 				this.ours.registry.getSettings().toBuilder().keyspaceNotifications(true).build())) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> notified.registry.messages.isListening());
 			double registryShare = contend(notified);
@@ -110,7 +99,7 @@ class TimestampInteropTests {
 			assertThat(registryShare).as("share of entries by the registry").isGreaterThanOrEqualTo(0.2);
 		}
 		finally {
-			server.execute("CONFIG", "SET", "notify-keyspace-events", "");
+			redis.server().execute("CONFIG", "SET", "notify-keyspace-events", "");
 		}
 	}
 

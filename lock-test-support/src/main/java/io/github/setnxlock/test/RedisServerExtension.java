@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.test;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One {@link RedisServer} for a test class, emptied before each test: <pre class="code">
+ * &#64;RegisterExtension
+ * static final RedisServerExtension redis = new RedisServerExtension();
+ * </pre>
+ *
+ * @author setnx-lock authors
+ */
+public final class RedisServerExtension implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+
+	private RedisServer server;
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		this.server = RedisServer.start();
+	}
+
+	@Override
+	public void beforeEach(ExtensionContext context) {
+		this.server.execute("FLUSHALL");
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		this.server.close();
+	}
+
+	/**
+	 * Return the class's server.
+	 * @return the running server
+	 */
+	public RedisServer server() {
+		if (this.server == null) {
+			throw new IllegalStateException("The server starts before the first test of the class");
+		}
+		return this.server;
+	}
+
+}
