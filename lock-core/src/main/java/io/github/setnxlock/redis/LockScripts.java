@@ -48,6 +48,12 @@ final class LockScripts {
 
 	static final RedisScript<List> TIMESTAMP_HELD = listScript("timestamp-clock.lua", "timestamp-held.lua");
 
+	/**
+	 * Every script, for loading them all at once.
+	 */
+	static final List<RedisScript<?>> ALL = List.of(TOKEN_ACQUIRE, TOKEN_RELEASE, TOKEN_KEEP, TIMESTAMP_ACQUIRE,
+			TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_HELD);
+
 	private LockScripts() {
 	}
 

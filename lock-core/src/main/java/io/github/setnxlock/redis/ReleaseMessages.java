@@ -47,6 +47,8 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 
 	private static final Log logger = LogFactory.getLog(ReleaseMessages.class);
 
+	private static final long CLOSE_WAIT_MILLIS = 5000;
+
 	private static final Set<String> FREEING_EVENTS = Set.of("del", "expired", "evicted", "unlink");
 
 	private final StringRedisTemplate redis;
@@ -66,6 +68,8 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 	private volatile boolean closed;
 
 	private volatile RedisMessageListenerContainer container;
+
+	private volatile Thread subscribing;
 
 	/**
 	 * Create the subscription, not yet subscribed.
@@ -114,6 +118,7 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 		}
 		subscriber.afterPropertiesSet();
 		this.container = subscriber;
+		this.subscribing = Thread.currentThread();
 		try {
 			if (!this.closed) {
 				subscriber.start();
@@ -123,6 +128,17 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 			// The container keeps trying; waiters re-check meanwhile.
 			logger.debug("Could not subscribe to lock release channel '" + this.channel + "' yet", ex);
 		}
+		finally {
+			this.subscribing = null;
+		}
+	}
+
+	/**
+	 * Whether release messages are being received, without subscribing.
+	 * @return {@code true} while subscribed
+	 */
+	boolean listening() {
+		return this.listening;
 	}
 
 	@Override
@@ -165,13 +181,33 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 		this.closed = true;
 		this.listening = false;
 		RedisMessageListenerContainer subscriber = this.container;
-		if (subscriber != null) {
+		if (subscriber == null) {
+			return;
+		}
+		// A subscription that is still connecting to a Redis that does not answer holds
+		// the container's lock: interrupt it, and never let closing wait for long.
+		Thread connecting = this.subscribing;
+		if (connecting != null) {
+			connecting.interrupt();
+		}
+		Thread stopping = new Thread(() -> {
 			try {
 				subscriber.destroy();
 			}
 			catch (Exception ex) {
 				logger.debug("Could not stop the lock release subscription", ex);
 			}
+		}, "setnx-lock-release-messages-stop");
+		stopping.setDaemon(true);
+		stopping.start();
+		try {
+			stopping.join(CLOSE_WAIT_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (stopping.isAlive()) {
+			logger.warn("The lock release subscription did not stop within " + CLOSE_WAIT_MILLIS + " ms; leaving it");
 		}
 	}
 

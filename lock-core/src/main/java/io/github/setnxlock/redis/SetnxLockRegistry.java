@@ -16,10 +16,16 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockListener;
@@ -84,6 +90,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
 	final SetnxLockSettings settings;
 
+	private final StringRedisTemplate redis;
+
 	final LockCommands commands;
 
 	final KeyStates states = new KeyStates();
@@ -127,6 +135,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(redis, "redis must not be null");
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
+		this.redis = redis;
 		this.commands = switch (settings.protocol()) {
 			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION, settings.releaseChannel());
 			case TIMESTAMP -> new TimestampLockCommands(redis, FENCE_RETENTION, settings);
@@ -181,6 +190,35 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	public SetnxLockSettings getSettings() {
 		return this.settings;
+	}
+
+	/**
+	 * Check that Redis answers and holds the lock scripts, loading those it has
+	 * forgotten, and describe the registry: what a health indicator shows. It talks to
+	 * Redis, so it is meant for health checks, not for the lock path.
+	 * @return details: the protocol, the key prefix, the number of scripts, how many keys
+	 * this registry holds or waits for, and whether release messages are received
+	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used
+	 */
+	public Map<String, Object> checkHealth() {
+		String[] shas = LockScripts.ALL.stream().map(RedisScript::getSha1).toArray(String[]::new);
+		this.redis.execute((RedisCallback<Void>) (connection) -> {
+			List<Boolean> loaded = connection.scriptingCommands().scriptExists(shas);
+			for (int i = 0; i < shas.length; i++) {
+				if (loaded == null || !Boolean.TRUE.equals(loaded.get(i))) {
+					connection.scriptingCommands()
+						.scriptLoad(LockScripts.ALL.get(i).getScriptAsString().getBytes(StandardCharsets.UTF_8));
+				}
+			}
+			return null;
+		});
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("protocol", this.settings.protocol().name().toLowerCase(Locale.ROOT));
+		details.put("keyPrefix", this.settings.keyPrefix());
+		details.put("scripts", shas.length);
+		details.put("localKeys", this.states.size());
+		details.put("releaseMessages", this.messages.listening() ? "listening" : "not listening");
+		return details;
 	}
 
 	/**

@@ -137,6 +137,23 @@ class ReleaseMessageTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.waiter.registry.messages.isListening());
 	}
 
+	@Test
+	void closingWhileTheSubscriptionHangsOnAStalledRedisDoesNotHang() throws Exception {
+		TestClient stalled = new TestClient(this.server, SetnxLockSettings.defaults());
+		this.server.pause();
+		try {
+			assertThat(stalled.registry.messages.isListening()).isFalse();
+			Thread.sleep(300);
+			long start = System.nanoTime();
+			stalled.close();
+			// Bounded by the subscription's stop wait (5 s), not by the stalled Redis.
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+		}
+		finally {
+			this.server.resume();
+		}
+	}
+
 	private static void subscribed(TestClient client) {
 		await().atMost(Duration.ofSeconds(10)).until(() -> client.registry.messages.isListening());
 	}

@@ -1,0 +1,50 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+import io.github.setnxlock.redis.SetnxLockRegistry;
+
+/**
+ * The health of a lock registry's Redis: up when Redis answers and holds the lock scripts
+ * (any it has forgotten are loaded again), down with the Redis error otherwise. Its
+ * details say the protocol, the key prefix, how many keys this instance holds or waits
+ * for, and whether release messages are received.
+ *
+ * @author setnx-lock authors
+ */
+public class SetnxLockHealthIndicator extends AbstractHealthIndicator {
+
+	private final SetnxLockRegistry registry;
+
+	/**
+	 * Create an indicator for a registry.
+	 * @param registry the registry
+	 */
+	public SetnxLockHealthIndicator(SetnxLockRegistry registry) {
+		super("Lock registry health check failed");
+		this.registry = registry;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		builder.up().withDetails(this.registry.checkHealth());
+	}
+
+}

@@ -1,0 +1,100 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The lock registry's health indicator against a real {@code redis-server}: up with its
+ * details, down when Redis is, and its conditions.
+ *
+ * @author setnx-lock authors
+ */
+class SetnxLockHealthAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
+					SetnxLockHealthAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + redis.server().host(),
+					"spring.data.redis.port=" + redis.server().port(), "spring.data.redis.timeout=500ms");
+	}
+
+	@Test
+	void whenRedisAnswersThenUpWithTheScriptsLoaded() {
+		runner().run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("healthy");
+			lock.lock();
+			redis.server().execute("SCRIPT", "FLUSH");
+			Health health = context.getBean("setnxLockHealthIndicator", HealthIndicator.class).health();
+			assertThat(health.getStatus()).isEqualTo(Status.UP);
+			assertThat(health.getDetails()).containsEntry("protocol", "token")
+				.containsEntry("keyPrefix", "lock:")
+				.containsEntry("localKeys", 1)
+				.containsEntry("scripts", 7);
+			// Loaded again by the check: the unlock needs no NOSCRIPT round trip.
+			assertThat((String) redis.server().execute("INFO", "memory")).contains("number_of_cached_scripts:7");
+			lock.unlock();
+		});
+	}
+
+	@Test
+	void whenRedisIsDownThenDown() {
+		runner().run((context) -> {
+			redis.server().stop();
+			try {
+				Health health = context.getBean("setnxLockHealthIndicator", HealthIndicator.class).health();
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(health.getDetails()).containsKey("error");
+			}
+			finally {
+				redis.server().restart();
+			}
+		});
+	}
+
+	@Test
+	void whenTurnedOffThenNoIndicator() {
+		runner().withPropertyValues("management.health.setnxlock.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("setnxLockHealthIndicator"));
+	}
+
+	@Test
+	void whenHealthSupportIsMissingThenNoIndicator() {
+		runner().withClassLoader(new FilteredClassLoader(HealthIndicator.class))
+			.run((context) -> assertThat(context).hasSingleBean(LockRegistry.class)
+				.doesNotHaveBean("setnxLockHealthIndicator"));
+	}
+
+}
