@@ -210,6 +210,25 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void lockTrafficShowsInTheMetricsAndTheLocksInTheHealth() throws Exception {
+		String metric = "/actuator/metrics/setnx.lock.acquire?tag=name:AccountService.deposit&tag=result:acquired";
+		long before = this.http.get(metric).number("$.measurements[0].value");
+		String account = unique("metered");
+		List<Reply> replies = this.http.postConcurrently(4, 5,
+				(thread) -> "/accounts/" + account + "/deposit?amount=1");
+		assertThat(replies).allSatisfy((reply) -> assertThat(reply.status()).isEqualTo(200));
+		Reply acquired = this.http.get(metric);
+		assertThat(acquired.status()).isEqualTo(200);
+		assertThat(acquired.<String>json("$.measurements[0].statistic")).isEqualTo("COUNT");
+		assertThat(acquired.number("$.measurements[0].value")).isEqualTo(before + 20);
+		Reply held = this.http.get("/actuator/metrics/setnx.lock.hold?tag=name:AccountService.deposit");
+		assertThat(held.number("$.measurements[0].value")).isGreaterThanOrEqualTo(20);
+		Reply health = this.http.get("/actuator/health");
+		assertThat(health.<String>json("$.components.setnxLock.status")).isEqualTo("UP");
+		assertThat(health.<String>json("$.components.setnxLock.details.keyPrefix")).isEqualTo("sample:lock:");
+	}
+
+	@Test
 	void invalidAmountIsABadRequest() {
 		Reply reply = this.http.post("/accounts/" + unique("invalid") + "/deposit?amount=0");
 		assertThat(reply.status()).isEqualTo(400);
