@@ -19,6 +19,8 @@ package io.github.setnxlock.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -44,8 +46,9 @@ import io.github.setnxlock.redis.SetnxLockSettings;
  * methods, from {@link SetnxLockProperties}. The registry reports to every
  * {@link LockListener} bean, and publishes each lost lock as a
  * {@link io.github.setnxlock.LockLostEvent} application event for {@code @EventListener}
- * methods. Nothing here talks to Redis, so the application starts while Redis is down;
- * invalid settings fail start-up with the name of the property.
+ * methods; with an {@link ObservationRegistry}, waits for locks and holds are observed.
+ * Nothing here talks to Redis, so the application starts while Redis is down; invalid
+ * settings fail start-up with the name of the property.
  *
  * @author setnx-lock authors
  */
@@ -59,9 +62,11 @@ public final class SetnxLockAutoConfiguration {
 	@ConditionalOnMissingBean(LockRegistry.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties,
-			ObjectProvider<LockListener> listeners) {
-		return new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings(properties),
-				listeners.orderedStream().toList());
+			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry) {
+		SetnxLockRegistry registry = new SetnxLockRegistry(new StringRedisTemplate(connectionFactory),
+				settings(properties), listeners.orderedStream().toList());
+		observationRegistry.ifAvailable(registry::setObservationRegistry);
+		return registry;
 	}
 
 	@Bean

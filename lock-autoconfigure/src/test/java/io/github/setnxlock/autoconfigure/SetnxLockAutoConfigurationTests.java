@@ -24,6 +24,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
@@ -211,6 +215,20 @@ class SetnxLockAutoConfigurationTests {
 				.satisfies((event) -> assertThat(event.name()).isEqualTo("short"));
 			assertThat(received.heardByEventListener).singleElement()
 				.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED));
+		});
+	}
+
+	@Test
+	void withAnObservationRegistryWaitsAndHoldsAreObserved() {
+		runner.withBean(ObservationRegistry.class, TestObservationRegistry::create).run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("observed", "observed");
+			lock.lock();
+			lock.unlock();
+			TestObservationRegistryAssert
+				.assertThat((TestObservationRegistry) context.getBean(ObservationRegistry.class))
+				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.that()
+				.hasLowCardinalityKeyValue("setnx.lock.name", "observed");
 		});
 	}
 

@@ -24,6 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import io.micrometer.observation.Observation;
+
 import io.github.setnxlock.LockLostEvent;
 
 /**
@@ -403,6 +405,9 @@ final class KeyStates {
 
 		/** Read and written only by the thread that holds. */
 		int count = 1;
+
+		/** The observation of this hold, stopped when it ends. */
+		Observation observation = Observation.NOOP;
 
 		Hold(Thread thread, Lease lease, boolean renewed) {
 			this.thread = thread;

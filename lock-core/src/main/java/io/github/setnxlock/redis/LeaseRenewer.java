@@ -373,6 +373,7 @@ final class LeaseRenewer implements AutoCloseable {
 					+ "'; the lock ends with its lease");
 			tracked.state().released(hold.thread, -1);
 			this.states.release(tracked.key().redisKey(), tracked.state());
+			RedisLeasedLock.stopObservation(hold, true);
 			this.events.released(new LockListener.Release(tracked.key().key(), tracked.name(),
 					Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), true));
 		}

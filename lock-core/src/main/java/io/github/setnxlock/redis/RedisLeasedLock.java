@@ -17,6 +17,7 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
@@ -25,6 +26,10 @@ import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockListener.Acquisition.Result;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.observation.DefaultLockObservationConvention;
+import io.github.setnxlock.observation.LockObservationContext;
+import io.github.setnxlock.observation.LockObservationDocumentation;
+import io.micrometer.observation.Observation;
 import io.github.setnxlock.redis.KeyStates.Hold;
 import io.github.setnxlock.redis.KeyStates.KeyState;
 
@@ -152,6 +157,11 @@ final class RedisLeasedLock implements LeasedLock {
 			}
 			Result result = Result.ERROR;
 			Attempt attempt = null;
+			LockObservationContext waitContext = new LockObservationContext(key(), this.name, protocol());
+			Observation wait = LockObservationDocumentation.WAIT
+				.observation(null, DefaultLockObservationConvention.forWaits(), () -> waitContext,
+						this.registry.observations)
+				.start();
 			try {
 				if (!state.claimSlot(current, startNanos, waitNanos, interruptible)) {
 					result = Result.TIMEOUT;
@@ -166,6 +176,13 @@ final class RedisLeasedLock implements LeasedLock {
 				finally {
 					holding = attempt != null;
 					Hold acquired = holding ? new Hold(current, attempt.lease(), renewed) : null;
+					if (acquired != null) {
+						acquired.observation = LockObservationDocumentation.HOLD
+							.observation(null, DefaultLockObservationConvention.forHolds(),
+									() -> new LockObservationContext(key(), this.name, protocol()),
+									this.registry.observations)
+							.start();
+					}
 					state.acquired(current, acquired);
 					if (acquired != null && renewed) {
 						this.registry.renewer.renew(tracked(state, acquired));
@@ -179,6 +196,8 @@ final class RedisLeasedLock implements LeasedLock {
 				throw ex;
 			}
 			finally {
+				waitContext.setResult(result.name().toLowerCase(Locale.ROOT));
+				wait.stop();
 				this.registry.events.acquisitionEnded(new LockListener.Acquisition(key(), this.name, result,
 						Duration.ofNanos(System.nanoTime() - startNanos), attempt != null && attempt.tookOver()));
 			}
@@ -242,9 +261,10 @@ final class RedisLeasedLock implements LeasedLock {
 			state.released(current, generationBeforeRelease);
 			this.registry.states.release(this.key.redisKey(), state);
 		}
-		this.registry.events.released(
-				new LockListener.Release(key(), this.name, Duration.ofNanos(System.nanoTime() - hold.acquiredNanos),
-						lostBefore || result != ReleaseResult.RELEASED));
+		boolean lost = lostBefore || result != ReleaseResult.RELEASED;
+		stopObservation(hold, lost);
+		this.registry.events.released(new LockListener.Release(key(), this.name,
+				Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), lost));
 		if (lostBefore) {
 			throw lost(hold, "before unlock()");
 		}
@@ -261,6 +281,17 @@ final class RedisLeasedLock implements LeasedLock {
 			throw new LockLostException(key(), "Lock '" + key() + "' was lost before unlock(): its lease of "
 					+ Duration.ofMillis(hold.lease().validityMillis()) + " ended");
 		}
+	}
+
+	static void stopObservation(Hold hold, boolean lost) {
+		if (hold.observation.getContext() instanceof LockObservationContext context) {
+			context.setResult(lost ? "lost" : "released");
+		}
+		hold.observation.stop();
+	}
+
+	private String protocol() {
+		return this.registry.settings.protocol().name().toLowerCase(Locale.ROOT);
 	}
 
 	/**

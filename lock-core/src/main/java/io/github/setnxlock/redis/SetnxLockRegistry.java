@@ -23,6 +23,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
+import io.micrometer.observation.ObservationRegistry;
+
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -30,6 +32,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.observation.LockObservationDocumentation;
 
 /**
  * A {@link LockRegistry} on Redis through Spring Data Redis, speaking the
@@ -107,6 +110,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	final ReleaseMessages messages;
 
 	final LeaseRenewer renewer;
+
+	volatile ObservationRegistry observations = ObservationRegistry.NOOP;
 
 	/**
 	 * Create a registry with {@link SetnxLockSettings#defaults() the default settings}.
@@ -190,6 +195,15 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	public SetnxLockSettings getSettings() {
 		return this.settings;
+	}
+
+	/**
+	 * Observe waits for locks and holds of them ({@link LockObservationDocumentation}),
+	 * so that traces show them; nothing is observed until this is set.
+	 * @param observationRegistry the observation registry
+	 */
+	public void setObservationRegistry(ObservationRegistry observationRegistry) {
+		this.observations = Objects.requireNonNull(observationRegistry, "observationRegistry must not be null");
 	}
 
 	/**

@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.observation;
+
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
+
+import io.github.setnxlock.observation.LockObservationDocumentation.HighCardinalityKeyNames;
+import io.github.setnxlock.observation.LockObservationDocumentation.LowCardinalityKeyNames;
+
+/**
+ * The default names and key values of lock observations: {@code setnx.lock.wait} and
+ * {@code setnx.lock.held}, tagged with the lock's name, protocol and result, and its key
+ * as a high-cardinality value.
+ *
+ * @author setnx-lock authors
+ */
+public class DefaultLockObservationConvention implements ObservationConvention<LockObservationContext> {
+
+	private final String name;
+
+	/**
+	 * Create the convention of one observation.
+	 * @param name the observation's name
+	 */
+	public DefaultLockObservationConvention(String name) {
+		this.name = name;
+	}
+
+	/**
+	 * Return the convention of waits for a lock.
+	 * @return the convention
+	 */
+	public static DefaultLockObservationConvention forWaits() {
+		return new DefaultLockObservationConvention("setnx.lock.wait");
+	}
+
+	/**
+	 * Return the convention of holds of a lock.
+	 * @return the convention
+	 */
+	public static DefaultLockObservationConvention forHolds() {
+		return new DefaultLockObservationConvention("setnx.lock.held");
+	}
+
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+	@Override
+	public String getContextualName(LockObservationContext context) {
+		return this.name.substring("setnx.lock.".length()) + " "
+				+ (context.getLockName().isEmpty() ? context.getKey() : context.getLockName());
+	}
+
+	@Override
+	public KeyValues getLowCardinalityKeyValues(LockObservationContext context) {
+		return KeyValues.of(
+				LowCardinalityKeyNames.NAME
+					.withValue(context.getLockName().isEmpty() ? "unnamed" : context.getLockName()),
+				LowCardinalityKeyNames.PROTOCOL.withValue(context.getProtocol()),
+				LowCardinalityKeyNames.RESULT.withValue(context.getResult()));
+	}
+
+	@Override
+	public KeyValues getHighCardinalityKeyValues(LockObservationContext context) {
+		return KeyValues.of(HighCardinalityKeyNames.KEY.withValue(context.getKey()));
+	}
+
+	@Override
+	public boolean supportsContext(Observation.Context context) {
+		return context instanceof LockObservationContext;
+	}
+
+}

@@ -1,0 +1,105 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.observation;
+
+import java.time.Duration;
+
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.SetnxLockSettings;
+import io.github.setnxlock.test.RedisConnections;
+import io.github.setnxlock.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Waits for a lock and holds of it are observed, with the lock's name, protocol and
+ * result as low-cardinality values and its key as a high-cardinality one.
+ *
+ * @author setnx-lock authors
+ */
+class LockObservationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	@Test
+	void waitsAndHoldsAreObserved() throws Exception {
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		LettuceConnectionFactory factory = RedisConnections.create(redis.server(), Duration.ofSeconds(2));
+		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+				SetnxLockSettings.defaults())) {
+			registry.setObservationRegistry(observations);
+			LeasedLock lock = registry.obtain("orders:1", "orders");
+			lock.lock();
+			lock.unlock();
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("setnx.lock.wait")
+				.that()
+				.hasContextualNameEqualTo("wait orders")
+				.hasLowCardinalityKeyValue("setnx.lock.name", "orders")
+				.hasLowCardinalityKeyValue("setnx.lock.protocol", "token")
+				.hasLowCardinalityKeyValue("setnx.lock.result", "acquired")
+				.hasHighCardinalityKeyValue("setnx.lock.key", "orders:1")
+				.hasBeenStarted()
+				.hasBeenStopped();
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.that()
+				.hasLowCardinalityKeyValue("setnx.lock.result", "released")
+				.hasBeenStopped();
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void aWaitThatEndsWithoutTheLockSaysHow() throws Exception {
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		LettuceConnectionFactory factory = RedisConnections.create(redis.server(), Duration.ofSeconds(2));
+		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+				SetnxLockSettings.defaults());
+				SetnxLockRegistry other = new SetnxLockRegistry(RedisConnections.template(factory),
+						SetnxLockSettings.defaults())) {
+			registry.setObservationRegistry(observations);
+			LeasedLock held = other.obtain("busy");
+			held.lock();
+			assertThat(registry.obtain("busy").tryLock(Duration.ofMillis(50))).isFalse();
+			held.unlock();
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("setnx.lock.wait")
+				.that()
+				.hasLowCardinalityKeyValue("setnx.lock.name", "unnamed")
+				.hasLowCardinalityKeyValue("setnx.lock.result", "timeout")
+				.hasBeenStopped();
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasNumberOfObservationsWithNameEqualTo("setnx.lock.held", 0);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+}
