@@ -58,7 +58,13 @@ public record LockLostEvent(String key, String name, Reason reason, String holde
 		/**
 		 * The release found that the lock key was no longer the holder's.
 		 */
-		RELEASE_FOUND_ANOTHER_OWNER
+		RELEASE_FOUND_ANOTHER_OWNER,
+
+		/**
+		 * An operator released the lock by force (the actuator endpoint's delete
+		 * operation or {@code SetnxLockRegistry.forceRelease}).
+		 */
+		FORCE_RELEASED
 
 	}
 

@@ -77,6 +77,8 @@ public class SetnxLockProperties {
 
 	private final Metrics metrics = new Metrics();
 
+	private final Endpoint endpoint = new Endpoint();
+
 	/**
 	 * Settings of single locks, by the lock's name (the @DistributedLock name, by default
 	 * 'SimpleClassName.methodName'). They take precedence over the annotation.
@@ -145,6 +147,10 @@ public class SetnxLockProperties {
 
 	public Metrics getMetrics() {
 		return this.metrics;
+	}
+
+	public Endpoint getEndpoint() {
+		return this.endpoint;
 	}
 
 	public Map<String, Lock> getLocks() {
@@ -232,6 +238,40 @@ public class SetnxLockProperties {
 
 		public void setMaxHold(Duration maxHold) {
 			this.maxHold = maxHold;
+		}
+
+	}
+
+	/**
+	 * Settings of the actuator 'locks' endpoint.
+	 */
+	public static class Endpoint {
+
+		private final ForceRelease forceRelease = new ForceRelease();
+
+		public ForceRelease getForceRelease() {
+			return this.forceRelease;
+		}
+
+		/**
+		 * Settings of the endpoint's force-release operation.
+		 */
+		public static class ForceRelease {
+
+			/**
+			 * Whether the 'locks' endpoint offers a delete operation that releases any
+			 * lock, whoever holds it. Secure the endpoint before turning it on.
+			 */
+			private boolean enabled;
+
+			public boolean isEnabled() {
+				return this.enabled;
+			}
+
+			public void setEnabled(boolean enabled) {
+				this.enabled = enabled;
+			}
+
 		}
 
 	}

@@ -280,6 +280,14 @@ final class KeyStates {
 		}
 
 		/**
+		 * Return the holds of this key.
+		 * @return the holds, a snapshot
+		 */
+		java.util.List<Hold> holds() {
+			return java.util.List.copyOf(this.holds.values());
+		}
+
+		/**
 		 * Return the given thread's hold.
 		 * @param thread the thread
 		 * @return its hold, or {@code null}
@@ -387,6 +395,10 @@ final class KeyStates {
 
 		final Thread thread;
 
+		final LockKey key;
+
+		final String name;
+
 		final long acquiredNanos;
 
 		/**
@@ -406,11 +418,16 @@ final class KeyStates {
 		/** Read and written only by the thread that holds. */
 		int count = 1;
 
+		/** Written by the renewal thread only. */
+		private volatile int renewals;
+
 		/** The observation of this hold, stopped when it ends. */
 		Observation observation = Observation.NOOP;
 
-		Hold(Thread thread, Lease lease, boolean renewed) {
+		Hold(Thread thread, LockKey key, String name, Lease lease, boolean renewed) {
 			this.thread = thread;
+			this.key = key;
+			this.name = name;
 			this.lease = lease;
 			this.renewed = renewed;
 			this.acquiredNanos = lease.sentNanos();
@@ -431,7 +448,16 @@ final class KeyStates {
 				return false;
 			}
 			this.lease = renewal;
+			this.renewals++;
 			return true;
+		}
+
+		/**
+		 * Return how many times the lease was renewed.
+		 * @return the number of renewals
+		 */
+		int renewals() {
+			return this.renewals;
 		}
 
 		/**

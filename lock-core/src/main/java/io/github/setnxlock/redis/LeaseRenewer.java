@@ -96,6 +96,9 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final AtomicLong batches = new AtomicLong();
 
+	/** Whether the last renewals failed; read and written by the renewal thread only. */
+	private boolean failing;
+
 	private final AtomicLong renewals = new AtomicLong();
 
 	LeaseRenewer(LockCommands commands, CommandRunner runner, KeyStates states, Duration lease, Duration maxHold,
@@ -299,7 +302,7 @@ final class LeaseRenewer implements AutoCloseable {
 		answer.whenComplete((results, failure) -> this.scheduler.execute(() -> {
 			this.inFlight = null;
 			if (failure != null) {
-				logger.warn("Could not renew " + batch.size() + " lock lease(s); trying again", failure);
+				failed(batch, failure);
 				batch.forEach((tracked) -> this.events
 					.renewalEnded(new LockListener.Renewal(tracked.key().key(), tracked.name(), false)));
 				retrySoon();
@@ -320,6 +323,7 @@ final class LeaseRenewer implements AutoCloseable {
 						new LockListener.Renewal(tracked.key().key(), tracked.name(), result.renewed() != null));
 			}
 			if (result.renewed() != null) {
+				this.failing = false;
 				if (tracked.hold().renewed(result.renewed())) {
 					this.renewals.incrementAndGet();
 				}
@@ -332,14 +336,34 @@ final class LeaseRenewer implements AutoCloseable {
 				lost(tracked, Reason.RENEWAL_REJECTED);
 			}
 			else {
-				logger.warn("Could not renew the lease of lock '" + tracked.key().key() + "'; trying again",
-						result.failure());
+				failed(List.of(tracked), result.failure());
 				this.events.renewalEnded(new LockListener.Renewal(tracked.key().key(), tracked.name(), false));
 				failed = true;
 			}
 		}
 		if (failed) {
 			retrySoon();
+		}
+	}
+
+	/**
+	 * Log a failed renewal: at WARN, with the keys and names, the first time after a
+	 * success, at DEBUG while the failures go on. It is tried again until the holders'
+	 * deadlines; a hold lost for it is logged once more (see {@link LockEvents}).
+	 */
+	private void failed(List<Tracked> holds, Throwable failure) {
+		String locks = holds.stream()
+			.map((tracked) -> "'" + tracked.key().key() + "'"
+					+ (tracked.name().isEmpty() ? "" : " (" + tracked.name() + ")"))
+			.toList()
+			.toString();
+		if (!this.failing) {
+			this.failing = true;
+			logger.warn("Could not renew the lease of lock(s) " + locks + "; trying again until their deadlines",
+					failure);
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("Could not renew the lease of lock(s) " + locks + " again", failure);
 		}
 	}
 

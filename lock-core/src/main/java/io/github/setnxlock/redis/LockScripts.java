@@ -46,13 +46,15 @@ final class LockScripts {
 
 	static final RedisScript<List> TIMESTAMP_KEEP = listScript("timestamp-clock.lua", "timestamp-keep.lua");
 
+	static final RedisScript<List> FORCE_RELEASE = listScript("fence.lua", "force-release.lua");
+
 	static final RedisScript<List> TIMESTAMP_HELD = listScript("timestamp-clock.lua", "timestamp-held.lua");
 
 	/**
 	 * Every script, for loading them all at once.
 	 */
 	static final List<RedisScript<?>> ALL = List.of(TOKEN_ACQUIRE, TOKEN_RELEASE, TOKEN_KEEP, TIMESTAMP_ACQUIRE,
-			TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_HELD);
+			TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_HELD, FORCE_RELEASE);
 
 	private LockScripts() {
 	}

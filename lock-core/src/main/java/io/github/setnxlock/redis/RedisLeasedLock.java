@@ -175,7 +175,7 @@ final class RedisLeasedLock implements LeasedLock {
 				}
 				finally {
 					holding = attempt != null;
-					Hold acquired = holding ? new Hold(current, attempt.lease(), renewed) : null;
+					Hold acquired = holding ? new Hold(current, this.key, this.name, attempt.lease(), renewed) : null;
 					if (acquired != null) {
 						acquired.observation = LockObservationDocumentation.HOLD
 							.observation(null, DefaultLockObservationConvention.forHolds(),
@@ -306,11 +306,12 @@ final class RedisLeasedLock implements LeasedLock {
 
 	private LockLostException lost(Hold hold, String when) {
 		LockLostEvent.Reason reason = hold.lostReason();
-		String how = (reason == LockLostEvent.Reason.RENEWAL_REJECTED) ? "a renewal found it taken over or deleted"
-				: (reason == LockLostEvent.Reason.RENEWAL_FAILED)
-						? "renewals could not reach Redis before the lease of "
-								+ Duration.ofMillis(hold.lease().validityMillis()) + " ended"
-						: "its lease of " + Duration.ofMillis(hold.lease().validityMillis()) + " ended";
+		String how = (reason == LockLostEvent.Reason.FORCE_RELEASED) ? "an operator released it by force"
+				: (reason == LockLostEvent.Reason.RENEWAL_REJECTED) ? "a renewal found it taken over or deleted"
+						: (reason == LockLostEvent.Reason.RENEWAL_FAILED)
+								? "renewals could not reach Redis before the lease of "
+										+ Duration.ofMillis(hold.lease().validityMillis()) + " ended"
+								: "its lease of " + Duration.ofMillis(hold.lease().validityMillis()) + " ended";
 		return new LockLostException(key(), "Lock '" + key() + "' was lost " + when + ": " + how);
 	}
 

@@ -15,8 +15,11 @@
  */
 package io.github.setnxlock.redis;
 
-import java.time.Duration;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,6 +27,8 @@ import java.util.Map;
 import java.util.Objects;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -31,6 +36,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.observation.LockObservationDocumentation;
 
@@ -90,6 +96,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * one-off keys do not leave counters behind forever.
 	 */
 	static final Duration FENCE_RETENTION = Duration.ofHours(1);
+
+	private static final Log logger = LogFactory.getLog(SetnxLockRegistry.class);
 
 	final SetnxLockSettings settings;
 
@@ -180,13 +188,55 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		if (name == null) {
 			throw new IllegalArgumentException("Lock name must not be null; use an empty name for none");
 		}
+		checkKey(key);
+		return new RedisLeasedLock(this, LockKey.of(this.settings.keyPrefix(), key), name);
+	}
+
+	private static String checkKey(String key) {
 		if (key == null) {
 			throw new IllegalArgumentException("Lock key must not be null");
 		}
 		if (key.isBlank()) {
 			throw new IllegalArgumentException("Lock key must not be empty or blank, but was '" + key + "'");
 		}
-		return new RedisLeasedLock(this, LockKey.of(this.settings.keyPrefix(), key), name);
+		return key;
+	}
+
+	/**
+	 * A hold in this JVM.
+	 *
+	 * @param key the lock's key, without the registry's prefix
+	 * @param name the lock's logical name, empty when it has none
+	 * @param thread the name of the holding thread
+	 * @param heldFor how long it has been held
+	 * @param leaseLeft how long its lease has left, as the holder counts it
+	 * @param fencingToken its fencing token
+	 * @param renewed whether its lease is renewed while held
+	 * @param renewals how many times its lease was renewed
+	 * @param lost whether it was lost (its thread still owes an unlock)
+	 */
+	public record HeldLock(String key, String name, String thread, Duration heldFor, Duration leaseLeft,
+			long fencingToken, boolean renewed, int renewals, boolean lost) {
+
+	}
+
+	/**
+	 * A lock's state in Redis.
+	 *
+	 * @param key the lock's key, without the registry's prefix
+	 * @param redisKey the lock key in Redis
+	 * @param protocol the registry's protocol
+	 * @param held whether the lock key exists
+	 * @param type the Redis type of the key, {@code none} when there is none
+	 * @param ttlMillis the key's time to live in ms; {@code -1} without one, {@code -2}
+	 * without a key
+	 * @param timestamp under the timestamp protocol, the stored value; otherwise
+	 * {@code null}, as an owner token is never shown
+	 * @param heldHere whether a thread of this JVM holds it through this registry
+	 */
+	public record LockState(String key, String redisKey, String protocol, boolean held, String type, long ttlMillis,
+			String timestamp, boolean heldHere) {
+
 	}
 
 	/**
@@ -233,6 +283,84 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		details.put("localKeys", this.states.size());
 		details.put("releaseMessages", this.messages.listening() ? "listening" : "not listening");
 		return details;
+	}
+
+	/**
+	 * Return the holds of this registry's locks in this JVM, lost ones included until
+	 * their threads unlock them. Answered locally, without Redis.
+	 * @return the holds, oldest first
+	 */
+	public List<HeldLock> heldLocks() {
+		long now = System.nanoTime();
+		List<HeldLock> held = new ArrayList<>();
+		this.states.forEach((state) -> state.holds()
+			.forEach((hold) -> held.add(new HeldLock(hold.key.key(), hold.name, hold.thread.getName(),
+					Duration.ofNanos(now - hold.acquiredNanos), Duration.ofMillis(hold.lease().remainingMillis(now)),
+					hold.lease().fencingToken(), hold.renewed, hold.renewals(), hold.isLost(now)))));
+		held.sort(Comparator.comparing(HeldLock::heldFor).reversed());
+		return held;
+	}
+
+	/**
+	 * Read what Redis holds for a lock now. An owner token is never shown: under the
+	 * token protocol the value is left out.
+	 * @param key the lock's key, without the registry's prefix
+	 * @return the lock's state in Redis
+	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be read
+	 */
+	public LockState inspect(String key) {
+		LockKey lock = LockKey.of(this.settings.keyPrefix(), checkKey(key));
+		return RedisCall.run(lock, "read", () -> this.redis.execute((RedisCallback<LockState>) (connection) -> {
+			byte[] redisKey = lock.redisKey().getBytes(StandardCharsets.UTF_8);
+			String type = connection.keyCommands().type(redisKey).code();
+			Long ttl = connection.keyCommands().pTtl(redisKey);
+			String value = null;
+			if ("string".equals(type) && this.settings.protocol() == LockProtocol.TIMESTAMP) {
+				byte[] raw = connection.stringCommands().get(redisKey);
+				value = (raw != null) ? new String(raw, StandardCharsets.UTF_8) : null;
+			}
+			KeyStates.KeyState state = this.states.find(lock.redisKey());
+			boolean heldHere = state != null
+					&& state.holds().stream().anyMatch((hold) -> !hold.isLost(System.nanoTime()));
+			return new LockState(key, lock.redisKey(), this.settings.protocol().name().toLowerCase(Locale.ROOT),
+					!"none".equals(type), type, (ttl != null) ? ttl : -2, value, heldHere);
+		}));
+	}
+
+	/**
+	 * Release a lock whoever holds it, for an operator whose holder is stuck: the lock
+	 * key is deleted, the fencing counter is moved past the holder's token, so that a
+	 * resource that checks tokens refuses the holder's later writes, and waiters are
+	 * woken. A holder in this JVM finds its lock lost at its next renewal or unlock.
+	 * Logged at WARN.
+	 * @param key the lock's key, without the registry's prefix
+	 * @return whether a lock key was there to delete
+	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be used
+	 */
+	public boolean forceRelease(String key) {
+		LockKey lock = LockKey.of(this.settings.keyPrefix(), checkKey(key));
+		List<?> reply = RedisCall.list(lock,
+				RedisCall.run(lock, "force-release",
+						() -> this.redis.execute(LockScripts.FORCE_RELEASE, List.of(lock.redisKey(), lock.fenceKey()),
+								Long.toString(FENCE_RETENTION.toMillis()), this.settings.releaseChannel())));
+		boolean deleted = RedisCall.longAt(lock, reply, 0) == 1;
+		KeyStates.KeyState state = this.states.find(lock.redisKey());
+		if (state != null) {
+			for (KeyStates.Hold hold : state.holds()) {
+				if (hold.markLost(LockLostEvent.Reason.FORCE_RELEASED)) {
+					if (hold.interruptOnLoss()) {
+						hold.thread.interrupt();
+					}
+					this.events.lockLost(new LockLostEvent(key, hold.name, LockLostEvent.Reason.FORCE_RELEASED,
+							hold.thread.getName(), hold.lease().fencingToken(), Instant.now()));
+				}
+			}
+			state.holdChanged();
+		}
+		logger.warn("Lock '" + key + "' (Redis key '" + lock.redisKey() + "') was force-released"
+				+ (deleted ? "" : ", but nobody held it") + "; fencing tokens now start above "
+				+ RedisCall.longAt(lock, reply, 1));
+		return deleted;
 	}
 
 	/**

@@ -229,6 +229,30 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void theLocksEndpointShowsAHeldLockWhileItIsHeld() {
+		String key = unique("shown");
+		LeasedLock lock = this.locks.obtain(key, "shown");
+		lock.lock();
+		try {
+			Reply held = this.http.get("/actuator/locks");
+			assertThat(held.status()).isEqualTo(200);
+			assertThat(held.<List<String>>json("$.held[*].key")).contains(key);
+			assertThat(held.<List<Number>>json("$.held[?(@.key=='" + key + "')].fencingToken")).singleElement()
+				.satisfies((token) -> assertThat(token.longValue()).isEqualTo(lock.fencingToken()));
+			Reply state = this.http.get("/actuator/locks/" + key);
+			assertThat(state.<Boolean>json("$.held")).isTrue();
+			assertThat(state.<Boolean>json("$.heldHere")).isTrue();
+			assertThat(state.body()).doesNotContain((String) this.redis.execute("GET", "sample:lock:" + key));
+			// Force release is off in the sample: no such operation.
+			assertThat(this.http.delete("/actuator/locks/" + key).status()).isIn(404, 405);
+		}
+		finally {
+			lock.unlock();
+		}
+		assertThat(this.http.get("/actuator/locks").<List<String>>json("$.held[*].key")).doesNotContain(key);
+	}
+
+	@Test
 	void invalidAmountIsABadRequest() {
 		Reply reply = this.http.post("/accounts/" + unique("invalid") + "/deposit?amount=0");
 		assertThat(reply.status()).isEqualTo(400);

@@ -64,6 +64,10 @@ final class SampleHttp {
 		return send("PUT", path);
 	}
 
+	Reply delete(String path) {
+		return send("DELETE", path);
+	}
+
 	CompletableFuture<Reply> postAsync(String path) {
 		return this.client.sendAsync(request("POST", path), HttpResponse.BodyHandlers.ofString())
 			.thenApply((response) -> new Reply(response.statusCode(), response.body()));

@@ -1,0 +1,141 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.redis.SetnxLockRegistry.LockState;
+import io.github.setnxlock.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The actuator {@code locks} endpoint against a real {@code redis-server}: what it lists
+ * and reads, that owner tokens never show, that force-release exists only when turned on,
+ * and what it does.
+ *
+ * @author setnx-lock authors
+ */
+class LocksEndpointAutoConfigurationTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
+					LocksEndpointAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + redis.server().host(),
+					"spring.data.redis.port=" + redis.server().port(),
+					"management.endpoints.web.exposure.include=locks");
+	}
+
+	@Test
+	void readsListTheHeldLocksAndALocksStateWithoutItsToken() {
+		runner().run((context) -> {
+			assertThat(context).hasSingleBean(LocksEndpoint.class).doesNotHaveBean(ForceReleasingLocksEndpoint.class);
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("orders:7", "orders");
+			lock.lock();
+			try {
+				assertThat(endpoint.locks().held()).singleElement().satisfies((held) -> {
+					assertThat(held.key()).isEqualTo("orders:7");
+					assertThat(held.name()).isEqualTo("orders");
+					assertThat(held.thread()).isEqualTo(Thread.currentThread().getName());
+					assertThat(held.fencingToken()).isEqualTo(lock.fencingToken());
+					assertThat(held.leaseLeft()).isPositive();
+					assertThat(held.renewed()).isTrue();
+					assertThat(held.renewals()).isZero();
+					assertThat(held.lost()).isFalse();
+				});
+				LockState state = endpoint.lock("orders:7");
+				assertThat(state.held()).isTrue();
+				assertThat(state.heldHere()).isTrue();
+				assertThat(state.redisKey()).isEqualTo("lock:orders:7");
+				assertThat(state.ttlMillis()).isPositive();
+				assertThat(state.timestamp()).isNull();
+				assertThat(state.toString()).doesNotContain((String) redis.server().execute("GET", "lock:orders:7"));
+			}
+			finally {
+				lock.unlock();
+			}
+			assertThat(endpoint.locks().held()).isEmpty();
+			assertThat(endpoint.lock("orders:7").held()).isFalse();
+		});
+	}
+
+	@Test
+	void underTheTimestampProtocolTheStoredTimestampIsShown() {
+		runner().withPropertyValues("setnx.lock.protocol=timestamp").run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("stamped");
+			lock.lock();
+			try {
+				assertThat(context.getBean(LocksEndpoint.class).lock("stamped").timestamp())
+					.isEqualTo(redis.server().execute("GET", "lock:stamped"));
+			}
+			finally {
+				lock.unlock();
+			}
+		});
+	}
+
+	@Test
+	void forceReleaseExistsOnlyWhenTurnedOnAndMovesTheFencingTokenPastTheHolder() {
+		runner().withPropertyValues("setnx.lock.endpoint.force-release.enabled=true").run((context) -> {
+			ForceReleasingLocksEndpoint endpoint = context.getBean(ForceReleasingLocksEndpoint.class);
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			LeasedLock stuck = registry.obtain("stuck");
+			assertThat(stuck.tryLock(java.time.Duration.ZERO, java.time.Duration.ofMinutes(5))).isTrue();
+			long stuckToken = stuck.fencingToken();
+			assertThat(endpoint.release("stuck").released()).isTrue();
+			assertThat(endpoint.lock("stuck").held()).isFalse();
+			assertThat(endpoint.release("stuck").released()).isFalse();
+			java.util.concurrent.CompletableFuture.runAsync(() -> {
+				LeasedLock next = registry.obtain("stuck");
+				assertThat(next.tryLock()).isTrue();
+				assertThat(next.fencingToken()).isGreaterThan(stuckToken + 1);
+				next.unlock();
+			}).get();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(stuck::unlock);
+		});
+	}
+
+	@Test
+	void whenTheActuatorIsMissingThenNoEndpoint() {
+		runner()
+			.withClassLoader(new FilteredClassLoader(
+					"org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint"))
+			.run((context) -> assertThat(context).hasSingleBean(LockRegistry.class)
+				.doesNotHaveBean(LocksEndpoint.class));
+	}
+
+	@Test
+	void whenNotExposedThenNoEndpoint() {
+		runner().withPropertyValues("management.endpoints.web.exposure.include=health")
+			.run((context) -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+	}
+
+}

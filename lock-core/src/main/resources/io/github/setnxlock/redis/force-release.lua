@@ -1,0 +1,13 @@
+-- Both protocols, force release by an operator: delete the lock key whoever holds it, draw a
+-- fencing token past the holder's (so a resource that checks tokens refuses the holder's
+-- late writes), and announce the release. One step, so no acquisition slips in between the
+-- delete and the draw with a token that the draw would then not exceed.
+-- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] counter retention in ms,
+-- ARGV[2] release channel
+-- Returns {deleted (0 or 1), the new fencing token}.
+local deleted = redis.call('DEL', KEYS[1])
+local token = next_fence(KEYS[2], ARGV[1])
+if deleted == 1 then
+  redis.call('PUBLISH', ARGV[2], KEYS[1])
+end
+return {deleted, token}
