@@ -87,6 +87,9 @@ public class LockMeters implements LockListener {
 		takeovers(name);
 		renewals(name, true);
 		renewals(name, false);
+		for (LockLostEvent.Reason reason : LockLostEvent.Reason.values()) {
+			lost(name, reason);
+		}
 	}
 
 	@Override
@@ -113,12 +116,15 @@ public class LockMeters implements LockListener {
 
 	@Override
 	public void lockLost(LockLostEvent event) {
-		Counter.builder("setnx.lock.lost")
+		lost(event.name(), event.reason()).increment();
+	}
+
+	private Counter lost(String name, LockLostEvent.Reason reason) {
+		return Counter.builder("setnx.lock.lost")
 			.description("Holds lost before their release")
-			.tag("name", tagValue(event.name()))
-			.tag("reason", event.reason().name().toLowerCase(Locale.ROOT).replace('_', '-'))
-			.register(this.registry)
-			.increment();
+			.tag("name", tagValue(name))
+			.tag("reason", reason.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+			.register(this.registry);
 	}
 
 	private Timer acquireTimer(String name, Acquisition.Result result) {

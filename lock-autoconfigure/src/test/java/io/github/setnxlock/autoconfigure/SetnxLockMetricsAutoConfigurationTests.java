@@ -126,6 +126,11 @@ class SetnxLockMetricsAutoConfigurationTests {
 					meters.get("setnx.lock.acquire").tags("name", "Reports.run", "result", "acquired").timer().count())
 				.isZero();
 			assertThat(meters.get("setnx.lock.active").tag("name", "Reports.run").gauge().value()).isZero();
+			assertThat(meters.get("setnx.lock.takeovers").tag("name", "Reports.run").counter().count()).isZero();
+			assertThat(meters.get("setnx.lock.lost")
+				.tags("name", "Reports.run", "reason", "renewal-failed")
+				.counter()
+				.count()).isZero();
 		});
 	}
 
