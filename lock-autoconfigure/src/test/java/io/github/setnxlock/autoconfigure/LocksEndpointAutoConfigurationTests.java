@@ -24,8 +24,6 @@ import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -45,12 +43,8 @@ class LocksEndpointAutoConfigurationTests {
 	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
-					LocksEndpointAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + redis.server().host(),
-					"spring.data.redis.port=" + redis.server().port(),
-					"management.endpoints.web.exposure.include=locks");
+		return RedisContextRunners.withRedis(redis.server(), LocksEndpointAutoConfiguration.class)
+			.withPropertyValues("management.endpoints.web.exposure.include=locks");
 	}
 
 	@Test

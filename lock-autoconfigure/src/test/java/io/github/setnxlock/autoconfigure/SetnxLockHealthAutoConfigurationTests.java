@@ -22,8 +22,6 @@ import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -44,11 +42,8 @@ class SetnxLockHealthAutoConfigurationTests {
 	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private ApplicationContextRunner runner() {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
-					SetnxLockHealthAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.host=" + redis.server().host(),
-					"spring.data.redis.port=" + redis.server().port(), "spring.data.redis.timeout=500ms");
+		return RedisContextRunners.withRedis(redis.server(), SetnxLockHealthAutoConfiguration.class)
+			.withPropertyValues("spring.data.redis.timeout=500ms");
 	}
 
 	@Test

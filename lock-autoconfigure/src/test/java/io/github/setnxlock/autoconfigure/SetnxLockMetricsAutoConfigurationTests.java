@@ -57,11 +57,9 @@ class SetnxLockMetricsAutoConfigurationTests {
 	@BeforeAll
 	static void createRunner() {
 		RedisServer server = redis.server();
-		runner = new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class))
-			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+		runner = RedisContextRunners
+			.withRedis(server, DistributedLockAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new);
 	}
 
 	@Test

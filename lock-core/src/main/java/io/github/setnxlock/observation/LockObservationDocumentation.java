@@ -34,46 +34,27 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 	/**
 	 * A wait for a lock that went to Redis, from the call to its end.
 	 */
-	WAIT {
-
-		@Override
-		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
-			return DefaultLockObservationConvention.class;
-		}
-
-		@Override
-		public KeyName[] getLowCardinalityKeyNames() {
-			return LowCardinalityKeyNames.values();
-		}
-
-		@Override
-		public KeyName[] getHighCardinalityKeyNames() {
-			return HighCardinalityKeyNames.values();
-		}
-
-	},
+	WAIT,
 
 	/**
 	 * A hold of a lock, from its acquisition to its release.
 	 */
-	HOLD {
+	HOLD;
 
-		@Override
-		public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
-			return DefaultLockObservationConvention.class;
-		}
+	@Override
+	public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
+		return DefaultLockObservationConvention.class;
+	}
 
-		@Override
-		public KeyName[] getLowCardinalityKeyNames() {
-			return LowCardinalityKeyNames.values();
-		}
+	@Override
+	public KeyName[] getLowCardinalityKeyNames() {
+		return LowCardinalityKeyNames.values();
+	}
 
-		@Override
-		public KeyName[] getHighCardinalityKeyNames() {
-			return HighCardinalityKeyNames.values();
-		}
-
-	};
+	@Override
+	public KeyName[] getHighCardinalityKeyNames() {
+		return HighCardinalityKeyNames.values();
+	}
 
 	/**
 	 * Keys with a bounded set of values, fit for metrics.

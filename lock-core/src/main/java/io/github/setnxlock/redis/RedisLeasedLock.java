@@ -157,11 +157,8 @@ final class RedisLeasedLock implements LeasedLock {
 			}
 			Result result = Result.ERROR;
 			Attempt attempt = null;
-			LockObservationContext waitContext = new LockObservationContext(key(), this.name, protocol());
-			Observation wait = LockObservationDocumentation.WAIT
-				.observation(null, DefaultLockObservationConvention.forWaits(), () -> waitContext,
-						this.registry.observations)
-				.start();
+			Observation wait = startObservation(LockObservationDocumentation.WAIT,
+					DefaultLockObservationConvention.forWaits());
 			try {
 				if (!state.claimSlot(current, startNanos, waitNanos, interruptible)) {
 					result = Result.TIMEOUT;
@@ -177,11 +174,8 @@ final class RedisLeasedLock implements LeasedLock {
 					holding = attempt != null;
 					Hold acquired = holding ? new Hold(current, this.key, this.name, attempt.lease(), renewed) : null;
 					if (acquired != null) {
-						acquired.observation = LockObservationDocumentation.HOLD
-							.observation(null, DefaultLockObservationConvention.forHolds(),
-									() -> new LockObservationContext(key(), this.name, protocol()),
-									this.registry.observations)
-							.start();
+						acquired.observation = startObservation(LockObservationDocumentation.HOLD,
+								DefaultLockObservationConvention.forHolds());
 					}
 					state.acquired(current, acquired);
 					if (acquired != null && renewed) {
@@ -196,8 +190,7 @@ final class RedisLeasedLock implements LeasedLock {
 				throw ex;
 			}
 			finally {
-				waitContext.setResult(result.name().toLowerCase(Locale.ROOT));
-				wait.stop();
+				stopObservation(wait, result.name().toLowerCase(Locale.ROOT));
 				this.registry.events.acquisitionEnded(new LockListener.Acquisition(key(), this.name, result,
 						Duration.ofNanos(System.nanoTime() - startNanos), attempt != null && attempt.tookOver()));
 			}
@@ -283,11 +276,26 @@ final class RedisLeasedLock implements LeasedLock {
 		}
 	}
 
+	/**
+	 * Start an observation; its context is only made when the registry observes.
+	 */
+	private Observation startObservation(LockObservationDocumentation documentation,
+			DefaultLockObservationConvention convention) {
+		return documentation
+			.observation(null, convention, () -> new LockObservationContext(key(), this.name, protocol()),
+					this.registry.observations)
+			.start();
+	}
+
 	static void stopObservation(Hold hold, boolean lost) {
-		if (hold.observation.getContext() instanceof LockObservationContext context) {
-			context.setResult(lost ? "lost" : "released");
+		stopObservation(hold.observation, lost ? "lost" : "released");
+	}
+
+	private static void stopObservation(Observation observation, String result) {
+		if (observation.getContext() instanceof LockObservationContext context) {
+			context.setResult(result);
 		}
-		hold.observation.stop();
+		observation.stop();
 	}
 
 	private String protocol() {
