@@ -18,6 +18,7 @@ package io.github.setnxlock.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
@@ -32,7 +33,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Runs one script many times in a single round trip (a pipeline of {@code EVALSHA}), so
  * that renewing many held locks costs one round trip per tick, not one per lock. A Redis
  * that has forgotten the script ({@code NOSCRIPT}, after a restart) gets it loaded and
- * the batch sent once more.
+ * the batch sent once more. A batch of one is not pipelined: it runs on the template's
+ * shared connection like any other script.
  *
  * @author setnx-lock authors
  */
@@ -54,6 +56,14 @@ final class ScriptPipeline {
 	 */
 	static List<Object> run(StringRedisTemplate redis, RedisScript<?> script, ReturnType returnType, int keyCount,
 			List<List<String>> calls) {
+		if (calls.size() == 1) {
+			// One call needs no pipeline, which would cost a connection of its own: the
+			// template runs it on the shared connection and reloads a forgotten script.
+			List<String> call = calls.get(0);
+			Object answer = redis.execute(script, call.subList(0, keyCount),
+					call.subList(keyCount, call.size()).toArray());
+			return Collections.singletonList(decode(answer));
+		}
 		try {
 			return send(redis, script, returnType, keyCount, calls);
 		}
