@@ -149,9 +149,8 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 			key = new String(message.getBody(), StandardCharsets.UTF_8);
 		}
 		else {
-			// A keyspace notification: the channel is __keyspace@<db>__:<key>, the body
-			// the
-			// event. Only the events that free a key matter.
+			// A keyspace notification: the channel is __keyspace@<db>__:<key>, the
+			// body the event. Only the events that free a key matter.
 			String event = new String(message.getBody(), StandardCharsets.UTF_8);
 			if (!FREEING_EVENTS.contains(event)) {
 				return;

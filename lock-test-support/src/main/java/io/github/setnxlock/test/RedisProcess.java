@@ -229,19 +229,7 @@ final class RedisProcess implements RedisServer {
 		if (running == null || !running.isAlive()) {
 			throw new IllegalStateException("redis-server on port " + this.port + " is not running");
 		}
-		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(running.pid())).inheritIO().start();
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("kill -" + signal + " " + running.pid() + " failed");
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not run kill -" + signal, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while sending SIG" + signal, ex);
-		}
+		ProcessSignals.send(running, signal);
 	}
 
 	private static void sleep(long millis) {

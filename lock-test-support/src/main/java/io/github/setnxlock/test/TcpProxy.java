@@ -23,14 +23,23 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TCP proxy on a free loopback port in front of one server, whose traffic a test can
- * cut: {@link #cut()} closes every connection through it and closes new ones at once, as
- * a network partition between one client and Redis would look to that client, while other
- * clients still reach Redis directly. {@link #restore()} lets connections through again.
+ * disturb while other clients still reach Redis directly:
+ * <ul>
+ * <li>{@link #cut()} closes every connection through it and closes new ones at once, as a
+ * peer that resets connections would look to the client;
+ * <li>{@link #stall()} holds every byte in both directions while connections stay open,
+ * as a network partition looks to TCP: nothing arrives, nothing fails, until the
+ * partition heals and what was held is delivered;
+ * <li>{@link #delay(Duration)} holds each chunk for a while before passing it on, as a
+ * slow network would.
+ * </ul>
+ * {@link #restore()} ends all of them.
  *
  * @author setnx-lock authors
  */
@@ -45,6 +54,12 @@ public final class TcpProxy implements AutoCloseable {
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean cut;
+
+	private volatile boolean stalled;
+
+	private volatile long delayNanos;
+
+	private final Object flow = new Object();
 
 	private TcpProxy(String targetHost, int targetPort) throws IOException {
 		this.targetHost = targetHost;
@@ -87,10 +102,43 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Let connections through again.
+	 * Hold all traffic through the proxy, keeping its connections open, until
+	 * {@link #restore()}.
+	 */
+	public void stall() {
+		this.stalled = true;
+	}
+
+	/**
+	 * Hold each chunk of traffic, in both directions, for a while before passing it on.
+	 * @param delay how long; zero for none
+	 */
+	public void delay(Duration delay) {
+		this.delayNanos = delay.toNanos();
+	}
+
+	/**
+	 * Let traffic through again, at once and without delay.
 	 */
 	public void restore() {
-		this.cut = false;
+		synchronized (this.flow) {
+			this.cut = false;
+			this.stalled = false;
+			this.delayNanos = 0;
+			this.flow.notifyAll();
+		}
+	}
+
+	private void awaitFlow() throws InterruptedException {
+		synchronized (this.flow) {
+			while (this.stalled) {
+				this.flow.wait();
+			}
+		}
+		long delay = this.delayNanos;
+		if (delay > 0) {
+			Thread.sleep(delay / 1_000_000, (int) (delay % 1_000_000));
+		}
 	}
 
 	private void accept() {
@@ -119,12 +167,16 @@ public final class TcpProxy implements AutoCloseable {
 			byte[] buffer = new byte[8192];
 			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 				for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+					awaitFlow();
 					out.write(buffer, 0, read);
 					out.flush();
 				}
 			}
 			catch (IOException ex) {
 				// One side went away.
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
 			}
 			finally {
 				closeQuietly(from);
@@ -155,6 +207,8 @@ public final class TcpProxy implements AutoCloseable {
 			// Closing is all we wanted.
 		}
 		this.sockets.forEach(TcpProxy::closeQuietly);
+		// Stalled pumps wake up to find their sockets closed, and end.
+		restore();
 	}
 
 }

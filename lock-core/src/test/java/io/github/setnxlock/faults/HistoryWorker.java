@@ -1,0 +1,284 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.faults;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.LockProtocol;
+import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.SetnxLockSettings;
+import io.github.setnxlock.redis.TimestampClock;
+import io.github.setnxlock.redis.TimestampUnit;
+import io.github.setnxlock.test.RedisConnections;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * One process of a {@link HistoryRun}: several threads take locks on a few shared keys
+ * until the run's end, and in each critical section read the {@link Witness} counter with
+ * their fencing token, work a little, and write it back incremented. Every section is
+ * written to the output file as a {@link HistoryRecord}; the last line sums up the
+ * process ({@code SUMMARY} with its acquisitions, takeovers, timeouts, errors, and
+ * acquisitions whose lease ended before the section could begin). The first errors are
+ * printed ({@code ERROR ...}) to tell what went wrong.
+ * <p>
+ * A failed acquisition (Redis down, a proxy dropping traffic) is counted and tried again
+ * shortly; the run goes on through faults, which is the point of it. With
+ * {@code announce=true} a thread prints {@code IN <key> <token>} once it has read the
+ * counter, so that a test can pause the process in the middle of a critical section.
+ * <p>
+ * Arguments, as {@code name=value}: {@code port}, {@code witness}, {@code protocol},
+ * {@code clock}, {@code clockOffsetMs}, {@code keys}, {@code threads}, {@code runMs},
+ * {@code leaseMs}, {@code explicitLease}, {@code waitMs}, {@code workMs},
+ * {@code commandTimeoutMs}, {@code output}, {@code name}, {@code announce}. It warms up
+ * on keys of its own, then prints {@code READY} when it is about to start.
+ *
+ * @author setnx-lock authors
+ */
+public final class HistoryWorker {
+
+	private final Map<String, String> options;
+
+	private final AtomicLong acquisitions = new AtomicLong();
+
+	private final AtomicLong takeovers = new AtomicLong();
+
+	private final AtomicLong timeouts = new AtomicLong();
+
+	private final AtomicLong errors = new AtomicLong();
+
+	private final AtomicLong lostBeforeEntry = new AtomicLong();
+
+	private HistoryWorker(Map<String, String> options) {
+		this.options = options;
+	}
+
+	public static void main(String[] args) throws Exception {
+		Map<String, String> options = new HashMap<>();
+		for (String arg : args) {
+			int equals = arg.indexOf('=');
+			if (equals < 1) {
+				throw new IllegalArgumentException("Arguments are name=value, not '" + arg + "'");
+			}
+			options.put(arg.substring(0, equals), arg.substring(equals + 1));
+		}
+		new HistoryWorker(options).run();
+		// Lettuce's threads would keep a JVM whose work is done alive.
+		System.exit(0);
+	}
+
+	private String option(String name) {
+		String value = this.options.get(name);
+		if (value == null) {
+			throw new IllegalArgumentException("Missing argument " + name + "=");
+		}
+		return value;
+	}
+
+	private long number(String name) {
+		return Long.parseLong(option(name));
+	}
+
+	private void run() throws Exception {
+		Duration commandTimeout = Duration.ofMillis(number("commandTimeoutMs"));
+		LettuceConnectionFactory locks = connect((int) number("port"), commandTimeout);
+		LettuceConnectionFactory store = connect((int) number("witness"), Duration.ofSeconds(10));
+		Witness witness = new Witness(RedisConnections.template(store));
+		LockProtocol protocol = LockProtocol.valueOf(option("protocol"));
+		SetnxLockSettings settings = SetnxLockSettings.builder()
+			.protocol(protocol)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.timestampClock(TimestampClock.valueOf(option("clock")))
+			.localClock(Clock.offset(Clock.systemUTC(), Duration.ofMillis(number("clockOffsetMs"))))
+			.leaseTime(Duration.ofMillis(number("leaseMs")))
+			.build();
+		LockListener counting = new LockListener() {
+
+			@Override
+			public void acquisitionEnded(Acquisition acquisition) {
+				if (acquisition.tookOver()) {
+					HistoryWorker.this.takeovers.incrementAndGet();
+				}
+			}
+
+		};
+		SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(locks), settings,
+				List.of(counting));
+		// A cold JVM on a busy machine takes seconds over its first locks, and may even
+		// time out; the run is about the steady state.
+		String warmUp = "warm-up:" + option("name");
+		long warmUpEnd = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+		for (int done = 0; done < 100 && System.nanoTime() - warmUpEnd < 0;) {
+			LeasedLock lock = registry.obtain(warmUp);
+			try {
+				lock.lock();
+				witness.write(warmUp, lock.fencingToken(), witness.read(warmUp, lock.fencingToken()) + 1);
+				lock.unlock();
+				done++;
+			}
+			catch (RuntimeException ex) {
+				unlock(lock);
+			}
+		}
+		System.out.println("READY");
+		System.out.flush();
+		long end = System.nanoTime() + Duration.ofMillis(number("runMs")).toNanos();
+		int threads = (int) number("threads");
+		List<List<HistoryRecord>> records = new ArrayList<>();
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			List<HistoryRecord> mine = new ArrayList<>();
+			records.add(mine);
+			int thread = t;
+			workers.add(new Thread(() -> work(registry, witness, thread, end, mine), option("name") + "-" + t));
+		}
+		workers.forEach(Thread::start);
+		for (Thread worker : workers) {
+			worker.join();
+		}
+		try (BufferedWriter out = Files.newBufferedWriter(Path.of(option("output")))) {
+			for (List<HistoryRecord> mine : records) {
+				for (HistoryRecord record : mine) {
+					out.write(record.line());
+					out.newLine();
+				}
+			}
+			out.write("SUMMARY " + option("name") + " " + this.acquisitions + " " + this.takeovers + " " + this.timeouts
+					+ " " + this.errors + " " + this.lostBeforeEntry);
+			out.newLine();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		registry.close();
+		locks.destroy();
+		store.destroy();
+	}
+
+	private void work(SetnxLockRegistry registry, Witness witness, int thread, long end, List<HistoryRecord> records) {
+		ThreadLocalRandom random = ThreadLocalRandom.current();
+		Duration wait = Duration.ofMillis(number("waitMs"));
+		Duration lease = Duration.ofMillis(number("leaseMs"));
+		boolean explicitLease = Boolean.parseBoolean(option("explicitLease"));
+		boolean announce = Boolean.parseBoolean(this.options.getOrDefault("announce", "false"));
+		long work = number("workMs");
+		int keys = (int) number("keys");
+		while (System.nanoTime() - end < 0) {
+			String key = "history:" + random.nextInt(keys);
+			LeasedLock lock = registry.obtain(key);
+			try {
+				boolean acquired = explicitLease ? lock.tryLock(wait, lease) : lock.tryLock(wait);
+				if (!acquired) {
+					this.timeouts.incrementAndGet();
+					continue;
+				}
+			}
+			catch (LockAccessException ex) {
+				// Redis down or out of reach: the run goes on, and tries again soon.
+				if (this.errors.incrementAndGet() <= 3) {
+					System.out.println("ERROR " + ex);
+				}
+				pause(20);
+				continue;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			this.acquisitions.incrementAndGet();
+			long token;
+			try {
+				token = lock.fencingToken();
+			}
+			catch (LockLostException ex) {
+				// Taking the lock took longer than its lease (a machine busy enough to
+				// stall this process): no section is entered.
+				this.lostBeforeEntry.incrementAndGet();
+				unlock(lock);
+				continue;
+			}
+			long entered = FaultClient.micros();
+			boolean heldAtEntry = lock.isHeldByCurrentThread();
+			long value = witness.read(key, token);
+			long unfenced = witness.readUnfenced(key);
+			if (announce) {
+				System.out.println("IN " + key + " " + token);
+				System.out.flush();
+			}
+			pause(random.nextLong(work / 2, work + 1));
+			boolean written = value >= 0 && witness.write(key, token, value + 1);
+			witness.writeUnfenced(key, unfenced + 1);
+			long exited = FaultClient.micros();
+			boolean heldAtExit = lock.isHeldByCurrentThread();
+			records.add(new HistoryRecord(option("name"), thread, key, token, entered, exited, heldAtEntry, heldAtExit,
+					written, unlock(lock)));
+		}
+	}
+
+	private static String unlock(LeasedLock lock) {
+		if (lock.holdCount() == 0) {
+			return "none";
+		}
+		try {
+			lock.unlock();
+			return "ok";
+		}
+		catch (LockLostException ex) {
+			return "lost";
+		}
+		catch (LockAccessException ex) {
+			return "error";
+		}
+	}
+
+	private static LettuceConnectionFactory connect(int port, Duration commandTimeout) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", port),
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
