@@ -157,7 +157,11 @@ final class AcquireLoop {
 				}
 				answered = true;
 				long pause;
-				if (this.holdersAnnounce && attempt.holderTtlMillis() >= 0 && this.messages.isListening()) {
+				// Asked whatever the protocol, since asking subscribes on the first
+				// wait: timestamp waiters, who also re-check, are woken by release
+				// messages and keyspace notifications too.
+				boolean listening = this.messages.isListening();
+				if (this.holdersAnnounce && attempt.holderTtlMillis() >= 0 && listening) {
 					// The release message wakes us; the holder's lease bounds the wait if
 					// it dies without one.
 					pause = TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);

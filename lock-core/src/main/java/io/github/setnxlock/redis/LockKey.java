@@ -41,6 +41,30 @@ record LockKey(String key, String redisKey, String fenceKey) {
 		return new LockKey(key, redisKey, fenceKeyFor(redisKey));
 	}
 
+	/**
+	 * Reject text with a lone surrogate: Redis keys are written in UTF-8, where it turns
+	 * into {@code ?}, so two different keys would name one Redis key, and its release
+	 * messages would name neither.
+	 * @param name what the text is, for the message
+	 * @param text the text
+	 * @return the text
+	 * @throws IllegalArgumentException if it is not well-formed UTF-16
+	 */
+	static String checkWellFormed(String name, String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				throw new IllegalArgumentException(
+						name + " must be well-formed Unicode, but has a lone surrogate at index " + i
+								+ ", which Redis would store as '?'");
+			}
+		}
+		return text;
+	}
+
 	static String fenceKeyFor(String redisKey) {
 		if (hasHashTag(redisKey)) {
 			return redisKey + FENCE_SUFFIX;

@@ -27,28 +27,30 @@ import org.springframework.data.redis.core.script.RedisScript;
  * The Lua scripts of both protocols, one place for all of them. Each script's file says
  * why it has to run atomically. Scripts are sent by SHA1 ({@code EVALSHA}); Spring Data
  * Redis falls back to {@code EVAL} on {@code NOSCRIPT}, which reloads them into a Redis
- * that restarted. Nothing here talks to Redis: loading happens on first use.
+ * that restarted. Nothing here talks to Redis: loading happens on first use. Every script
+ * starts with {@code read.lua}, the shared reads.
  *
  * @author setnx-lock authors
  */
 final class LockScripts {
 
-	static final RedisScript<List> TOKEN_ACQUIRE = listScript("fence.lua", "token-acquire.lua");
+	static final RedisScript<List> TOKEN_ACQUIRE = listScript("read.lua", "fence.lua", "token-acquire.lua");
 
-	static final RedisScript<Long> TOKEN_RELEASE = longScript("token-release.lua");
+	static final RedisScript<Long> TOKEN_RELEASE = longScript("read.lua", "token-release.lua");
 
-	static final RedisScript<List> TIMESTAMP_ACQUIRE = listScript("fence.lua", "timestamp-clock.lua",
+	static final RedisScript<List> TIMESTAMP_ACQUIRE = listScript("read.lua", "fence.lua", "timestamp-clock.lua",
 			"timestamp-acquire.lua");
 
-	static final RedisScript<Long> TIMESTAMP_RELEASE = longScript("timestamp-clock.lua", "timestamp-release.lua");
+	static final RedisScript<Long> TIMESTAMP_RELEASE = longScript("read.lua", "timestamp-clock.lua",
+			"timestamp-release.lua");
 
-	static final RedisScript<Long> TOKEN_KEEP = longScript("token-keep.lua");
+	static final RedisScript<Long> TOKEN_KEEP = longScript("read.lua", "token-keep.lua");
 
-	static final RedisScript<List> TIMESTAMP_KEEP = listScript("timestamp-clock.lua", "timestamp-keep.lua");
+	static final RedisScript<List> TIMESTAMP_KEEP = listScript("read.lua", "timestamp-clock.lua", "timestamp-keep.lua");
 
-	static final RedisScript<List> FORCE_RELEASE = listScript("fence.lua", "force-release.lua");
+	static final RedisScript<List> FORCE_RELEASE = listScript("read.lua", "fence.lua", "force-release.lua");
 
-	static final RedisScript<List> TIMESTAMP_HELD = listScript("timestamp-clock.lua", "timestamp-held.lua");
+	static final RedisScript<List> TIMESTAMP_HELD = listScript("read.lua", "timestamp-clock.lua", "timestamp-held.lua");
 
 	/**
 	 * Every script, for loading them all at once.

@@ -18,6 +18,8 @@ package io.github.setnxlock.redis;
 import java.util.List;
 import java.util.function.Supplier;
 
+import org.springframework.core.NestedExceptionUtils;
+
 import io.github.setnxlock.LockAccessException;
 
 /**
@@ -40,8 +42,23 @@ final class RedisCall {
 		}
 		catch (RuntimeException ex) {
 			throw new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key() + "' (Redis key '"
-					+ key.redisKey() + "'): " + ex.getMessage(), ex);
+					+ key.redisKey() + "'): " + describe(ex), ex);
 		}
+	}
+
+	/**
+	 * Return what went wrong: the exception's message, followed by its deepest cause's
+	 * when that says more. Spring Data Redis reports an error that Redis answered to a
+	 * script as "Error in execution" and leaves what Redis said (a {@code NOPERM} for a
+	 * command the ACL user may not run, say) to the cause, which the message must show.
+	 */
+	static String describe(Throwable ex) {
+		String message = ex.getMessage();
+		String cause = NestedExceptionUtils.getMostSpecificCause(ex).getMessage();
+		if (cause == null || (message != null && message.contains(cause))) {
+			return message;
+		}
+		return (message != null) ? message + ": " + cause : cause;
 	}
 
 	static List<?> list(LockKey key, Object reply) {
@@ -89,6 +106,15 @@ final class RedisCall {
 				+ "' holds '" + value
 				+ "', which is not a Unix timestamp: a client that does not follow the timestamp protocol wrote it;"
 				+ " the lock is left alone until that key is deleted or expires", null);
+	}
+
+	static LockAccessException notFenceCounter(LockKey key, String held) {
+		return new LockAccessException(key.key(),
+				"Fencing counter key '" + key.fenceKey() + "' of lock '" + key.key() + "' holds " + held
+						+ ", not a fencing counter that a next token can follow (tokens are whole numbers below 2^53):"
+						+ " a client that is not a lock registry wrote it;"
+						+ " the lock is left alone until that key is deleted or expires",
+				null);
 	}
 
 	private static LockAccessException unexpected(LockKey key, Object reply) {

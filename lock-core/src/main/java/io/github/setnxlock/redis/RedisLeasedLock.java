@@ -18,6 +18,7 @@ package io.github.setnxlock.redis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
@@ -104,6 +105,7 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+		Objects.requireNonNull(unit, "unit must not be null");
 		return acquire(Math.max(0, unit.toNanos(time)), null, true);
 	}
 

@@ -70,7 +70,7 @@ final class ScriptPipeline {
 		catch (RedisPipelineException ex) {
 			// The client does not say which command failed. The scripts handle every key
 			// state themselves, so what fails a command is a Redis that has forgotten
-			// them.
+			// them, or one that refuses the user a right, and then the batch fails again.
 			redis.execute((RedisCallback<String>) (connection) -> connection.scriptingCommands()
 				.scriptLoad(script.getScriptAsString().getBytes(StandardCharsets.UTF_8)));
 			return send(redis, script, returnType, keyCount, calls);

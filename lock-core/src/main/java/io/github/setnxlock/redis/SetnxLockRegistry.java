@@ -51,7 +51,9 @@ import io.github.setnxlock.observation.LockObservationDocumentation;
  * lock also has a fencing counter key in the same Redis Cluster slot
  * ({@code {lock:K}:fence}, or {@code lock:K:fence} when the key has a hash tag of its
  * own), kept for an hour past the last acquisition. Every application that shares the
- * Redis, the prefix and the protocol shares the locks.
+ * Redis, the prefix and the protocol shares the locks. Keys are written in UTF-8, so a
+ * key with a lone surrogate, which UTF-8 cannot carry, is rejected by
+ * {@link #obtain(String)}.
  * <p>
  * <b>Leases.</b> Every hold is a lease: {@link SetnxLockSettings#leaseTime()} (30 s by
  * default) unless {@link LeasedLock#tryLock(Duration, Duration)} names one. Holds taken
@@ -167,7 +169,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * Return the keyspace notification pattern of every lock key with the given prefix,
 	 * the prefix's glob characters escaped.
 	 */
-	private static String keyspacePattern(String keyPrefix) {
+	static String keyspacePattern(String keyPrefix) {
 		StringBuilder pattern = new StringBuilder("__keyspace@*__:");
 		for (char c : keyPrefix.toCharArray()) {
 			if ("*?[]\\".indexOf(c) >= 0) {
@@ -199,7 +201,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		if (key.isBlank()) {
 			throw new IllegalArgumentException("Lock key must not be empty or blank, but was '" + key + "'");
 		}
-		return key;
+		return LockKey.checkWellFormed("Lock key", key);
 	}
 
 	/**
@@ -335,7 +337,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * Logged at WARN.
 	 * @param key the lock's key, without the registry's prefix
 	 * @return whether a lock key was there to delete
-	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be used
+	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be used, or the
+	 * lock's fencing counter key holds something else (nothing is changed then)
 	 */
 	public boolean forceRelease(String key) {
 		LockKey lock = LockKey.of(this.settings.keyPrefix(), checkKey(key));
@@ -343,7 +346,11 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 				RedisCall.run(lock, "force-release",
 						() -> this.redis.execute(LockScripts.FORCE_RELEASE, List.of(lock.redisKey(), lock.fenceKey()),
 								Long.toString(FENCE_RETENTION.toMillis()), this.settings.releaseChannel())));
-		boolean deleted = RedisCall.longAt(lock, reply, 0) == 1;
+		long status = RedisCall.longAt(lock, reply, 0);
+		if (status < 0) {
+			throw RedisCall.notFenceCounter(lock, RedisCall.stringAt(lock, reply, 1));
+		}
+		boolean deleted = status == 1;
 		KeyStates.KeyState state = this.states.find(lock.redisKey());
 		if (state != null) {
 			for (KeyStates.Hold hold : state.holds()) {

@@ -278,11 +278,13 @@ public final class SetnxLockSettings {
 
 		/**
 		 * Set the prefix put before every lock key; may be empty.
-		 * @param keyPrefix the prefix
+		 * @param keyPrefix the prefix; well-formed Unicode (no lone surrogate, which
+		 * Redis would store as {@code ?})
 		 * @return this builder
 		 */
 		public Builder keyPrefix(String keyPrefix) {
-			this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+			Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+			this.keyPrefix = LockKey.checkWellFormed("keyPrefix", keyPrefix);
 			return this;
 		}
 

@@ -88,6 +88,9 @@ final class TimestampLockCommands implements LockCommands {
 		if (status == -1) {
 			throw RedisCall.wrongType(key, RedisCall.stringAt(key, reply, 1));
 		}
+		if (status == -3) {
+			throw RedisCall.notFenceCounter(key, RedisCall.stringAt(key, reply, 1));
+		}
 		throw RedisCall.notTimestamp(key, RedisCall.stringAt(key, reply, 1));
 	}
 

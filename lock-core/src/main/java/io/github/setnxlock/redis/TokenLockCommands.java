@@ -60,6 +60,9 @@ final class TokenLockCommands implements LockCommands {
 		if (status == 0) {
 			return Attempt.held(RedisCall.longAt(key, reply, 1));
 		}
+		if (status == -2) {
+			throw RedisCall.notFenceCounter(key, RedisCall.stringAt(key, reply, 1));
+		}
 		throw RedisCall.wrongType(key, RedisCall.stringAt(key, reply, 1));
 	}
 

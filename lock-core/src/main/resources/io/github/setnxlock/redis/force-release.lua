@@ -4,9 +4,14 @@
 -- delete and the draw with a token that the draw would then not exceed.
 -- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] counter retention in ms,
 -- ARGV[2] release channel
--- Returns {deleted (0 or 1), the new fencing token}.
+-- Returns {deleted (0 or 1), the new fencing token}; {-1, what the counter key holds} when
+-- it is not a fencing counter, and then nothing is changed.
+local token, counter = draw_fence(KEYS[2])
+if not token then
+  return {-1, counter}
+end
 local deleted = redis.call('DEL', KEYS[1])
-local token = next_fence(KEYS[2], ARGV[1])
+write_fence(KEYS[2], token, ARGV[1])
 if deleted == 1 then
   redis.call('PUBLISH', ARGV[2], KEYS[1])
 end

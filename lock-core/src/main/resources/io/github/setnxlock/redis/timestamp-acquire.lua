@@ -11,7 +11,12 @@
 -- Returns {1, token, value, validity ms} when acquired from a free key;
 -- {2, token, value, validity ms, previous value} when an expired timestamp was taken over;
 -- {0, ms until the holder's timestamp expires} when held;
--- {-1, type} when the key is not a string; {-2, value} when the value is not a timestamp.
+-- {-1, type} when the key is not a string; {-2, value} when the value is not a timestamp;
+-- {-3, what the counter key holds} when it is not a fencing counter.
+local token, counter = draw_fence(KEYS[2])
+if not token then
+  return {-3, counter}
+end
 local unit = tonumber(ARGV[1])
 local now_ms = now_millis(ARGV[3])
 local now = math.floor(now_ms / unit)
@@ -20,9 +25,10 @@ local value = string.format('%.0f', expiry)
 local validity_ms = expiry * unit - now_ms
 local ttl_ms = validity_ms + tonumber(ARGV[4])
 if redis.call('SET', KEYS[1], value, 'NX', 'PX', ttl_ms) then
-  return {1, next_fence(KEYS[2], ARGV[5]), value, validity_ms}
+  write_fence(KEYS[2], token, ARGV[5])
+  return {1, token, value, validity_ms}
 end
-local current = redis.pcall('GET', KEYS[1])
+local current = get_any(KEYS[1])
 if type(current) ~= 'string' then
   return {-1, redis.call('TYPE', KEYS[1])['ok']}
 end
@@ -34,4 +40,5 @@ if held_until > now then
   return {0, held_until * unit - now_ms}
 end
 redis.call('SET', KEYS[1], value, 'PX', ttl_ms)
-return {2, next_fence(KEYS[2], ARGV[5]), value, validity_ms, current}
+write_fence(KEYS[2], token, ARGV[5])
+return {2, token, value, validity_ms, current}

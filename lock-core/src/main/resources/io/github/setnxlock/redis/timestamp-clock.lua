@@ -23,8 +23,8 @@ end
 -- has lost the counter too, which our acquisition wrote and our renewals keep alive; in
 -- either case the key is another holder's, even one that follows the documented pattern.
 local function still_ours(current, our_value, our_token, fence_key)
-  local fence = redis.pcall('GET', fence_key)
-  if type(fence) ~= 'string' or tonumber(fence) == nil then
+  local fence = get_any(fence_key)
+  if type(fence) ~= 'string' or not is_counter(fence) then
     return false
   end
   return tonumber(fence) <= tonumber(our_token)

@@ -2,7 +2,7 @@
 -- that the read and the clock are taken together.
 -- KEYS[1] lock key; ARGV[1] ms per unit, ARGV[2] caller clock in ms or ''
 -- Returns {1} when held, {0} when free or expired; {-1, type} or {-2, value} as the acquire script.
-local current = redis.pcall('GET', KEYS[1])
+local current = get_any(KEYS[1])
 if type(current) ~= 'string' then
   if current then
     return {-1, redis.call('TYPE', KEYS[1])['ok']}

@@ -10,7 +10,7 @@
 -- ms (renewed with the lock, see still_ours)
 -- Returns {1, new value, ms until it expires} when extended; {0} when the key is gone or is
 -- not a timestamp; {-1} when our timestamp had expired.
-local current = redis.pcall('GET', KEYS[1])
+local current = get_any(KEYS[1])
 if type(current) ~= 'string' or not is_timestamp(current) then
   return {0}
 end

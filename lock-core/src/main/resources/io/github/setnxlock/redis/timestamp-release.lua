@@ -9,10 +9,10 @@
 -- unless the fencing counter shows a later acquisition (see still_ours).
 -- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] our value, ARGV[2] ms per unit,
 -- ARGV[3] caller clock in ms or '', ARGV[4] our fencing token, ARGV[5] release channel
--- The release is announced as in token-release.lua.
+-- The release is announced as in token-release.lua, before the delete for the same reason.
 -- Returns 1 when deleted; 2 when deleted after a losing GETSET had rewritten the value;
 -- 0 when the key is gone or is not a timestamp; -1 when our timestamp had expired.
-local current = redis.pcall('GET', KEYS[1])
+local current = get_any(KEYS[1])
 if type(current) ~= 'string' or not is_timestamp(current) then
   return 0
 end
@@ -23,8 +23,8 @@ end
 if not still_ours(current, ARGV[1], ARGV[4], KEYS[2]) then
   return 0
 end
-redis.call('DEL', KEYS[1])
 redis.call('PUBLISH', ARGV[5], KEYS[1])
+redis.call('DEL', KEYS[1])
 if current == ARGV[1] then
   return 1
 end

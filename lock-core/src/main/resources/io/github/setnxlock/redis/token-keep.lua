@@ -4,7 +4,7 @@
 -- the lease could end and we would extend another client's lock.
 -- KEYS[1] lock key; ARGV[1] owner token, ARGV[2] ms to keep
 -- Returns 1 when kept, 0 when the key no longer held our token.
-if redis.pcall('GET', KEYS[1]) == ARGV[1] then
+if get_any(KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1
 end

@@ -70,10 +70,39 @@ abstract class AbstractLockContractTests {
 		return Duration.ofMillis(300);
 	}
 
+	/**
+	 * Return a client whose registry has the settings under test; each test has two. The
+	 * tests check Redis through the server's own connection, not through this client, so
+	 * a client may sign in as a user with fewer rights.
+	 * @param server the server
+	 * @return a new client, which the test closes
+	 */
+	protected TestClient newClient(RedisServer server) {
+		return new TestClient(server, settings());
+	}
+
+	/**
+	 * Set the server up for the clients: called before each test's clients are created,
+	 * and again after a test restarts the server, which then has lost everything but its
+	 * command-line configuration.
+	 * @param server the server
+	 */
+	protected void prepareServer(RedisServer server) {
+	}
+
+	/**
+	 * Check the server once a test's clients are closed, so that what they sent while
+	 * closing counts too.
+	 * @param server the server
+	 */
+	protected void clientsClosed(RedisServer server) {
+	}
+
 	@BeforeEach
 	void connect() {
-		this.first = new TestClient(redis.server(), settings());
-		this.second = new TestClient(redis.server(), settings());
+		prepareServer(redis.server());
+		this.first = newClient(redis.server());
+		this.second = newClient(redis.server());
 		this.threads = Executors.newCachedThreadPool();
 	}
 
@@ -83,6 +112,7 @@ abstract class AbstractLockContractTests {
 		this.threads.awaitTermination(10, TimeUnit.SECONDS);
 		this.first.close();
 		this.second.close();
+		clientsClosed(redis.server());
 	}
 
 	@Test
@@ -92,11 +122,11 @@ abstract class AbstractLockContractTests {
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
 		assertThat(lock.isLocked()).isTrue();
 		assertThat(lock.holdCount()).isEqualTo(1);
-		assertThat(this.first.redis.hasKey(settings().keyPrefix() + "free")).isTrue();
+		assertThat(exists(settings().keyPrefix() + "free")).isTrue();
 		lock.unlock();
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
 		assertThat(lock.isLocked()).isFalse();
-		assertThat(this.first.redis.hasKey(settings().keyPrefix() + "free")).isFalse();
+		assertThat(exists(settings().keyPrefix() + "free")).isFalse();
 		assertThat(this.first.registry.localKeyCount()).isZero();
 	}
 
@@ -207,7 +237,7 @@ abstract class AbstractLockContractTests {
 		finally {
 			Thread.interrupted();
 		}
-		assertThat(this.first.redis.hasKey(settings().keyPrefix() + "interrupted-holder")).isFalse();
+		assertThat(exists(settings().keyPrefix() + "interrupted-holder")).isFalse();
 	}
 
 	@Test
@@ -359,7 +389,7 @@ abstract class AbstractLockContractTests {
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lost::unlock)
 			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("lost"));
 		assertThat(lost.holdCount()).isZero();
-		assertThat(this.first.redis.hasKey(settings().keyPrefix() + "lost")).isTrue();
+		assertThat(exists(settings().keyPrefix() + "lost")).isTrue();
 		assertThat(lost.isLocked()).isTrue();
 	}
 
@@ -397,6 +427,7 @@ abstract class AbstractLockContractTests {
 			lock.unlock();
 		}
 		redis.server().restart();
+		prepareServer(redis.server());
 		long beforeRestart = last;
 		LeasedLock lock = this.first.registry.obtain("fenced");
 		await().pollInSameThread()
@@ -412,8 +443,8 @@ abstract class AbstractLockContractTests {
 		LeasedLock lock = this.first.registry.obtain("slot");
 		lock.lock();
 		String fenceKey = "{" + settings().keyPrefix() + "slot}:fence";
-		assertThat(this.first.redis.hasKey(fenceKey)).isTrue();
-		assertThat(this.first.redis.getExpire(fenceKey)).isPositive();
+		assertThat(exists(fenceKey)).isTrue();
+		assertThat((Long) redis.server().execute("PTTL", fenceKey)).isPositive();
 		lock.unlock();
 		try (RedisServer cluster = RedisServer.start("--cluster-enabled", "yes")) {
 			assertThat(cluster.execute("CLUSTER", "KEYSLOT", fenceKey))
@@ -430,6 +461,13 @@ abstract class AbstractLockContractTests {
 			assertThat(lock.tryLock(Duration.ofSeconds(10), lease)).isTrue();
 			return lock.fencingToken();
 		}).get(15, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Whether a key exists, read through the server's own connection.
+	 */
+	private static boolean exists(String key) {
+		return Long.valueOf(1).equals(redis.server().execute("EXISTS", key));
 	}
 
 	static void sleep(long millis) {

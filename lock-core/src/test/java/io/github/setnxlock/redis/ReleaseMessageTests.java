@@ -138,6 +138,24 @@ class ReleaseMessageTests {
 	}
 
 	@Test
+	void aTimestampWaiterSubscribesOnItsFirstWaitToo() throws Exception {
+		SetnxLockSettings timestamp = SetnxLockSettings.builder().protocol(LockProtocol.TIMESTAMP).build();
+		try (TestClient holder = new TestClient(this.server, timestamp);
+				TestClient waiter = new TestClient(this.server, timestamp)) {
+			LeasedLock held = holder.registry.obtain("timestamp");
+			held.lock();
+			LeasedLock lock = waiter.registry.obtain("timestamp");
+			assertThat(lock.tryLock()).isFalse();
+			assertThat(waiter.registry.messages.listening()).isFalse();
+			// A lone waiter, with no local handoff: its re-checks go on, and releases
+			// wake it too.
+			assertThat(lock.tryLock(Duration.ofMillis(200))).isFalse();
+			await().atMost(Duration.ofSeconds(10)).until(() -> waiter.registry.messages.listening());
+			held.unlock();
+		}
+	}
+
+	@Test
 	void closingWhileTheSubscriptionHangsOnAStalledRedisDoesNotHang() throws Exception {
 		TestClient stalled = new TestClient(this.server, SetnxLockSettings.defaults());
 		this.server.pause();

@@ -49,7 +49,17 @@ final class TestClient implements AutoCloseable {
 	}
 
 	TestClient(RedisServer server, SetnxLockSettings settings, Duration commandTimeout, List<LockListener> listeners) {
-		this.factory = RedisConnections.create(server, commandTimeout);
+		this(RedisConnections.create(server, commandTimeout), settings, listeners);
+	}
+
+	/**
+	 * Create a client on a started factory, which it destroys when closed.
+	 * @param factory the factory, connected as whichever Redis user the test needs
+	 * @param settings the registry's settings
+	 * @param listeners the registry's listeners
+	 */
+	TestClient(LettuceConnectionFactory factory, SetnxLockSettings settings, List<LockListener> listeners) {
+		this.factory = factory;
 		this.redis = RedisConnections.template(this.factory);
 		this.registry = new SetnxLockRegistry(this.redis, settings, listeners);
 	}

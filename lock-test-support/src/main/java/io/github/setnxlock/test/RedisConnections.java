@@ -54,8 +54,28 @@ public final class RedisConnections {
 		return create("127.0.0.1", proxy.port(), commandTimeout);
 	}
 
+	/**
+	 * Create and start a Lettuce connection factory that signs in to the server as a
+	 * Redis ACL user; destroy it after use.
+	 * @param server the server
+	 * @param commandTimeout how long a command may take before the client gives up
+	 * @param username the ACL user
+	 * @param password the user's password
+	 * @return the started factory
+	 */
+	public static LettuceConnectionFactory create(RedisServer server, Duration commandTimeout, String username,
+			String password) {
+		RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(server.host(), server.port());
+		standalone.setUsername(username);
+		standalone.setPassword(password);
+		return start(standalone, commandTimeout);
+	}
+
 	private static LettuceConnectionFactory create(String host, int port, Duration commandTimeout) {
-		RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(host, port);
+		return start(new RedisStandaloneConfiguration(host, port), commandTimeout);
+	}
+
+	private static LettuceConnectionFactory start(RedisStandaloneConfiguration standalone, Duration commandTimeout) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(standalone, client);
 		factory.afterPropertiesSet();

@@ -1,0 +1,302 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.test.RedisServerExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.dao.DataAccessException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The Redis ACL rules of {@link LeastPrivilegeUser}, as the README lists them, are enough
+ * for every path of the library, and each one of them is needed: without it Redis refuses
+ * a command the library sends, and the caller hears it as a clear error rather than a
+ * hang or a wrong answer. The contract suite runs as that user in
+ * {@link TokenLockAclContractTests} and {@link TimestampLockAclContractTests}.
+ * <p>
+ * The registries sign in as the user; only setting up and checking Redis goes through the
+ * server's own connection.
+ *
+ * @author setnx-lock authors
+ */
+class LeastPrivilegeTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private static final SetnxLockSettings TOKEN = SetnxLockSettings.builder().protocol(LockProtocol.TOKEN).build();
+
+	private static final SetnxLockSettings TIMESTAMP = SetnxLockSettings.builder()
+		.protocol(LockProtocol.TIMESTAMP)
+		.timestampUnit(TimestampUnit.MILLISECONDS)
+		.build();
+
+	private static final SetnxLockSettings NOTIFIED = TIMESTAMP.toBuilder().keyspaceNotifications(true).build();
+
+	private final List<TestClient> clients = new ArrayList<>();
+
+	private final ExecutorService threads = Executors.newCachedThreadPool();
+
+	@AfterEach
+	void close() throws InterruptedException {
+		this.threads.shutdownNow();
+		this.threads.awaitTermination(10, TimeUnit.SECONDS);
+		this.clients.forEach(TestClient::close);
+	}
+
+	/**
+	 * Create the user with the rules for the settings, less the given one, and return a
+	 * client signed in as the user. The server forgets the scripts first, so that the
+	 * first call sends its script whole and the health check loads them.
+	 */
+	private TestClient userWithout(String missing, SetnxLockSettings settings) {
+		redis.server().execute("CONFIG", "SET", "notify-keyspace-events", "Kg");
+		redis.server().execute("SCRIPT", "FLUSH");
+		List<String> rules = new ArrayList<>(LeastPrivilegeUser.rules(settings));
+		if (missing != null) {
+			assertThat(rules.remove(missing)).as(missing + " is one of the rules").isTrue();
+		}
+		LeastPrivilegeUser.create(redis.server(), rules);
+		return user(settings);
+	}
+
+	private TestClient user(SetnxLockSettings settings) {
+		TestClient client = LeastPrivilegeUser.client(redis.server(), settings);
+		this.clients.add(client);
+		return client;
+	}
+
+	static Stream<Arguments> settings() {
+		return Stream.of(Arguments.of("token", TOKEN), Arguments.of("timestamp with keyspace notifications", NOTIFIED));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("settings")
+	void everyPathOfTheLibraryWorksAsTheUserAndNothingIsRefused(String description, SetnxLockSettings settings)
+			throws Exception {
+		TestClient client = userWithout(null, settings.toBuilder().leaseTime(Duration.ofMillis(600)).build());
+		Map<String, Object> health = client.registry.checkHealth();
+		assertThat(health).containsEntry("scripts", LockScripts.ALL.size());
+		assertThat(redis.server().execute("SCRIPT", "EXISTS", LockScripts.TOKEN_ACQUIRE.getSha1()))
+			.isEqualTo(List.of(1L));
+		LeasedLock first = client.registry.obtain("first");
+		LeasedLock second = client.registry.obtain("second");
+		first.lock();
+		second.lock();
+		// Forgotten scripts make the renewal pipeline load its script before it resends.
+		redis.server().execute("SCRIPT", "FLUSH");
+		Thread.sleep(800);
+		assertThat(first.isHeldByCurrentThread()).isTrue();
+		assertThat(second.isHeldByCurrentThread()).isTrue();
+		assertThat(first.isLocked()).isTrue();
+		assertThat(client.registry.inspect("first").held()).isTrue();
+		assertThat(client.registry.inspect("nobody").held()).isFalse();
+		TestClient other = user(settings);
+		Future<Boolean> waiter = this.threads.submit(() -> {
+			LeasedLock lock = other.registry.obtain("first");
+			boolean acquired = lock.tryLock(Duration.ofSeconds(10));
+			lock.unlock();
+			return acquired;
+		});
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "listening".equals(other.registry.checkHealth().get("releaseMessages")));
+		first.unlockKeepingFor(Duration.ofMillis(200));
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(client.registry.forceRelease("second")).isTrue();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(second::unlock);
+		for (TestClient each : this.clients) {
+			each.close();
+		}
+		this.clients.clear();
+		assertThat(LeastPrivilegeUser.refusals(redis.server())).as("refused by Redis").isEmpty();
+	}
+
+	/**
+	 * What a lock call needs a right for.
+	 */
+	enum Use {
+
+		/** Acquire a free key (the scripts are not loaded yet: it is sent whole). */
+		ACQUIRE,
+
+		/** Acquire a free key with a <code>}</code> and no hash tag. */
+		ACQUIRE_ODD_KEY,
+
+		/** Try to acquire a key that someone else holds. */
+		CONTEND,
+
+		/** Release a held key. */
+		RELEASE,
+
+		/** Release a held key, keeping it for a while. */
+		RELEASE_KEEPING,
+
+		/** Ask whether a key is held. */
+		IS_LOCKED,
+
+		/** Check health (the scripts are not loaded yet: it loads them). */
+		HEALTH
+
+	}
+
+	static Stream<Arguments> rights() {
+		List<Arguments> rights = new ArrayList<>();
+		rights.add(Arguments.of("+evalsha", TOKEN, Use.ACQUIRE));
+		rights.add(Arguments.of("+eval", TOKEN, Use.ACQUIRE));
+		rights.add(Arguments.of("+script|load", TOKEN, Use.HEALTH));
+		rights.add(Arguments.of("+script|exists", TOKEN, Use.HEALTH));
+		rights.add(Arguments.of("+exists", TOKEN, Use.IS_LOCKED));
+		rights.add(Arguments.of("+type", TOKEN, Use.CONTEND));
+		rights.add(Arguments.of("+pttl", TOKEN, Use.CONTEND));
+		rights.add(Arguments.of("~lock:*", TOKEN, Use.ACQUIRE));
+		rights.add(Arguments.of("~{lock:*}:fence", TOKEN, Use.ACQUIRE));
+		rights.add(Arguments.of("~{*}:fence:lock:*", TOKEN, Use.ACQUIRE_ODD_KEY));
+		for (SetnxLockSettings settings : List.of(TOKEN, TIMESTAMP)) {
+			rights.add(Arguments.of("+get", settings, Use.ACQUIRE));
+			rights.add(Arguments.of("+set", settings, Use.ACQUIRE));
+			rights.add(Arguments.of("+time", settings, Use.ACQUIRE));
+			rights.add(Arguments.of("+del", settings, Use.RELEASE));
+			rights.add(Arguments.of("+publish", settings, Use.RELEASE));
+			rights.add(Arguments.of("&setnx-lock:released", settings, Use.RELEASE));
+			rights.add(Arguments.of("+pexpire", settings, Use.RELEASE_KEEPING));
+		}
+		return rights.stream();
+	}
+
+	@ParameterizedTest(name = "without {0}, {1}: {2}")
+	@MethodSource("rights")
+	void withoutARightTheCallThatNeedsItFailsClearlyAndAtOnce(String missing, SetnxLockSettings settings, Use use)
+			throws InterruptedException {
+		TestClient client = userWithout(missing, settings);
+		String key = (use == Use.ACQUIRE_ODD_KEY) ? "a}b" : "refused";
+		LeasedLock lock = client.registry.obtain(key);
+		if (use == Use.RELEASE || use == Use.RELEASE_KEEPING) {
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		}
+		if (use == Use.CONTEND) {
+			redis.server().execute("SET", "lock:refused", "another-holders-token", "PX", "30000");
+		}
+		long start = System.nanoTime();
+		if (use == Use.HEALTH) {
+			assertThatExceptionOfType(DataAccessException.class).isThrownBy(client.registry::checkHealth)
+				.satisfies((ex) -> assertThat(RedisCall.describe(ex)).contains("NOPERM"));
+		}
+		else {
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(() -> {
+				switch (use) {
+					case RELEASE -> lock.unlock();
+					case RELEASE_KEEPING -> lock.unlockKeepingFor(Duration.ofSeconds(1));
+					case IS_LOCKED -> lock.isLocked();
+					// A refusal taken for contention would wait it out.
+					default -> lock.tryLock(Duration.ofSeconds(30));
+				}
+			})
+				.withMessageContaining("lock '" + key + "' (Redis key 'lock:" + key + "')")
+				.withMessageMatching("(?s).*(NOPERM|can't).*")
+				.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo(key));
+		}
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+		assertThat(LeastPrivilegeUser.refusals(redis.server())).as("refused by Redis").isNotEmpty();
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		assertThat(client.registry.localKeyCount()).isZero();
+		// A refused acquisition leaves nothing; a refused release leaves the key to its
+		// lease, as when Redis is down.
+		boolean releasing = use == Use.RELEASE || use == Use.RELEASE_KEEPING;
+		assertThat(redis.server().execute("EXISTS", "lock:" + key))
+			.isEqualTo((releasing || use == Use.CONTEND) ? 1L : 0L);
+	}
+
+	static Stream<Arguments> subscriptionRights() {
+		return Stream.of(Arguments.of("+subscribe", TOKEN), Arguments.of("+psubscribe", NOTIFIED),
+				Arguments.of("&" + SetnxLockRegistry.keyspacePattern("lock:"), NOTIFIED));
+	}
+
+	@ParameterizedTest(name = "without {0}")
+	@MethodSource("subscriptionRights")
+	void withoutARightToSubscribeWaitersRecheckAndTheHealthCheckSaysSo(String missing, SetnxLockSettings settings)
+			throws Exception {
+		TestClient holder = userWithout(missing, settings);
+		TestClient waiter = user(settings);
+		LeasedLock lock = holder.registry.obtain("unheard");
+		lock.lock();
+		CountDownLatch waiting = new CountDownLatch(1);
+		Future<Boolean> acquired = this.threads.submit(() -> {
+			LeasedLock other = waiter.registry.obtain("unheard");
+			waiting.countDown();
+			boolean result = other.tryLock(Duration.ofSeconds(10));
+			other.unlock();
+			return result;
+		});
+		assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
+		// The subscription, made on the first wait, is refused: Spring Data Redis logs it
+		// at ERROR, the health check shows it, and waiters re-check on a short backoff.
+		await().atMost(Duration.ofSeconds(10)).until(() -> !LeastPrivilegeUser.refusals(redis.server()).isEmpty());
+		assertThat(waiter.registry.checkHealth()).containsEntry("releaseMessages", "not listening");
+		lock.unlock();
+		assertThat(acquired.get(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	static Stream<Arguments> closingRights() {
+		return Stream.of(Arguments.of("+unsubscribe", TOKEN, "unsubscribe"), Arguments.of("+ping", TOKEN, "ping"),
+				Arguments.of("+punsubscribe", NOTIFIED, "punsubscribe"));
+	}
+
+	@ParameterizedTest(name = "without {0}")
+	@MethodSource("closingRights")
+	void withoutARightToEndTheSubscriptionRedisRefusesTheRegistrysClose(String missing, SetnxLockSettings settings,
+			String command) throws Exception {
+		TestClient client = userWithout(missing, settings);
+		// A timestamp, which is also some holder's token under the token protocol.
+		String held = Long.toString(System.currentTimeMillis() + 30_000);
+		redis.server().execute("SET", "lock:busy", held, "PX", "30000");
+		LeasedLock busy = client.registry.obtain("busy");
+		assertThat(busy.isLocked()).isTrue();
+		assertThat(busy.tryLock()).isFalse();
+		// The first wait subscribes.
+		assertThat(busy.tryLock(Duration.ofMillis(200))).isFalse();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "listening".equals(client.registry.checkHealth().get("releaseMessages")));
+		long start = System.nanoTime();
+		client.close();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(LeastPrivilegeUser.refusals(redis.server()).toString())
+				.contains("object, " + command + ","));
+	}
+
+}
