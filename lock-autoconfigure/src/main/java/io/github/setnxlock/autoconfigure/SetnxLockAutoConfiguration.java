@@ -104,6 +104,15 @@ public final class SetnxLockAutoConfiguration {
 		if (properties.getRenewal().getMaxHold() != null) {
 			checkLease("setnx.lock.renewal.max-hold", properties.getRenewal().getMaxHold());
 		}
+		SetnxLockProperties.ReplicationGuard guard = properties.getReplicationGuard();
+		if (guard.getReplicas() < 0) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.replication-guard.replicas",
+					guard.getReplicas(), "The number of replicas must not be negative; 0 turns the guard off.");
+		}
+		if (guard.getTimeout() == null || guard.getTimeout().isNegative() || guard.getTimeout().toMillis() < 1) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.replication-guard.timeout",
+					guard.getTimeout(), "The timeout must be at least 1ms (WAIT with 0 would wait forever).");
+		}
 		return SetnxLockSettings.builder()
 			.keyPrefix(properties.getKeyPrefix())
 			.protocol(properties.getProtocol())
@@ -114,6 +123,7 @@ public final class SetnxLockAutoConfiguration {
 			.releaseChannel(properties.getReleaseChannel())
 			.renewal(properties.getRenewal().isEnabled())
 			.maxHold(properties.getRenewal().getMaxHold())
+			.replicationGuard(guard.getReplicas(), guard.getTimeout())
 			.build();
 	}
 

@@ -79,6 +79,8 @@ public class SetnxLockProperties {
 
 	private final Endpoint endpoint = new Endpoint();
 
+	private final ReplicationGuard replicationGuard = new ReplicationGuard();
+
 	/**
 	 * Settings of single locks, by the lock's name (the @DistributedLock name, by default
 	 * 'SimpleClassName.methodName'). They take precedence over the annotation.
@@ -151,6 +153,10 @@ public class SetnxLockProperties {
 
 	public Endpoint getEndpoint() {
 		return this.endpoint;
+	}
+
+	public ReplicationGuard getReplicationGuard() {
+		return this.replicationGuard;
 	}
 
 	public Map<String, Lock> getLocks() {
@@ -238,6 +244,45 @@ public class SetnxLockProperties {
 
 		public void setMaxHold(Duration maxHold) {
 			this.maxHold = maxHold;
+		}
+
+	}
+
+	/**
+	 * Settings of the replication guard, which makes an acquisition wait (WAIT) until
+	 * replicas have it, so that a failover cannot silently hand the lock to a second
+	 * holder.
+	 */
+	public static class ReplicationGuard {
+
+		/**
+		 * How many replicas must acknowledge an acquisition within the timeout; fewer,
+		 * and the acquisition is released and fails. 0 turns the guard off. Not available
+		 * on Redis Cluster.
+		 */
+		private int replicas;
+
+		/**
+		 * How long an acquisition waits for the replicas. WAIT blocks the Redis
+		 * connection it runs on (the shared one by default) for up to this long; keep it
+		 * well below the client's command timeout.
+		 */
+		private Duration timeout = Duration.ofSeconds(1);
+
+		public int getReplicas() {
+			return this.replicas;
+		}
+
+		public void setReplicas(int replicas) {
+			this.replicas = replicas;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
 		}
 
 	}

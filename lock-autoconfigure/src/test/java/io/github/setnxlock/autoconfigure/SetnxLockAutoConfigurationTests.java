@@ -301,6 +301,27 @@ class SetnxLockAutoConfigurationTests {
 	}
 
 	@Test
+	void theReplicationGuardIsOffByDefaultAndTakesItsProperties() {
+		runner.run((context) -> assertThat(
+				context.getBean(SetnxLockRegistry.class).getSettings().replicationGuardReplicas())
+			.isZero());
+		runner
+			.withPropertyValues("setnx.lock.replication-guard.replicas=2", "setnx.lock.replication-guard.timeout=250ms")
+			.run((context) -> {
+				SetnxLockSettings settings = context.getBean(SetnxLockRegistry.class).getSettings();
+				assertThat(settings.replicationGuardReplicas()).isEqualTo(2);
+				assertThat(settings.replicationGuardTimeout()).isEqualTo(Duration.ofMillis(250));
+			});
+	}
+
+	@Test
+	void aBadReplicationGuardFailsStartUpNamingTheProperty() {
+		assertStartUpFails("setnx.lock.replication-guard.replicas=-1", "setnx.lock.replication-guard.replicas");
+		assertStartUpFails("setnx.lock.replication-guard.timeout=-1s", "setnx.lock.replication-guard.timeout");
+		assertStartUpFails("setnx.lock.replication-guard.timeout=0ms", "setnx.lock.replication-guard.timeout");
+	}
+
+	@Test
 	void aNegativeWaitFailsStartUpNamingTheProperty() {
 		assertStartUpFails("setnx.lock.wait-time=-5s", "setnx.lock.wait-time");
 		assertStartUpFails("setnx.lock.locks[Orders.place].wait-time=-1ms", "setnx.lock.locks.Orders.place.wait-time");

@@ -34,7 +34,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * that renewing many held locks costs one round trip per tick, not one per lock. A Redis
  * that has forgotten the script ({@code NOSCRIPT}, after a restart) gets it loaded and
  * the batch sent once more. A batch of one is not pipelined: it runs on the template's
- * shared connection like any other script.
+ * shared connection like any other script. A connection that cannot pipeline (Jedis on a
+ * cluster) runs the calls one at a time, each sent as {@code EVAL} where its node has not
+ * seen the script yet.
  *
  * @author setnx-lock authors
  */
@@ -114,10 +116,34 @@ final class ScriptPipeline {
 			int keyCount, List<List<String>> calls) {
 		List<Object> answers = new ArrayList<>(calls.size());
 		for (List<String> call : calls) {
-			answers.add(decode(
-					connection.scriptingCommands().evalSha(script.getSha1(), returnType, keyCount, bytes(call))));
+			byte[][] keysAndArgs = bytes(call);
+			Object answer;
+			try {
+				answer = connection.scriptingCommands().evalSha(script.getSha1(), returnType, keyCount, keysAndArgs);
+			}
+			catch (RuntimeException ex) {
+				if (!isNoScript(ex)) {
+					throw ex;
+				}
+				// A node that has not seen the script yet (each node of a cluster has
+				// a script cache of its own, and a restarted one has none): EVAL runs
+				// it and leaves it in that node's cache.
+				answer = connection.scriptingCommands()
+					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), returnType, keyCount,
+							keysAndArgs);
+			}
+			answers.add(decode(answer));
 		}
 		return answers;
+	}
+
+	private static boolean isNoScript(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static byte[][] bytes(List<String> call) {

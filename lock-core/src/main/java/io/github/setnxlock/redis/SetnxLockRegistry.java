@@ -81,6 +81,19 @@ import io.github.setnxlock.observation.LockObservationDocumentation;
  * makes that safe. The timestamp protocol with {@link TimestampClock#LOCAL} also trusts
  * every client's clock.
  * <p>
+ * <b>Replication.</b> The replication guard
+ * ({@link SetnxLockSettings.Builder#replicationGuard(int, java.time.Duration)}, off by
+ * default) makes an acquisition wait ({@code WAIT}) until a number of replicas have
+ * acknowledged it, and fail, releasing the key, when fewer did in time; so a failover to
+ * a replica that never received the lock key no longer hands the lock to a second holder
+ * unnoticed. {@code WAIT} blocks the connection it runs on (Lettuce's shared connection
+ * by default) until the replicas answer, up to the guard's timeout. It does not make
+ * Redis strongly consistent: a failover can still lose an acknowledged write in rare
+ * cases, so fencing tokens remain the defence. Sentinel and Redis Cluster work through
+ * Spring Data Redis as a single server does (a lock key and its fencing counter share a
+ * slot); the guard is refused on a Redis Cluster connection, where Spring Data Redis
+ * cannot send {@code WAIT} on the connection that wrote the lock.
+ * <p>
  * <b>Redis.</b> Nothing is sent to Redis when the registry is created. Scripts run by
  * SHA1 and are loaded again when a restarted Redis has forgotten them. When Redis fails,
  * lock calls throw {@link io.github.setnxlock.LockAccessException} naming the key; calls
@@ -151,10 +164,12 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.redis = redis;
-		this.commands = switch (settings.protocol()) {
+		LockCommands protocol = switch (settings.protocol()) {
 			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION, settings.releaseChannel());
 			case TIMESTAMP -> new TimestampLockCommands(redis, FENCE_RETENTION, settings);
 		};
+		this.commands = (settings.replicationGuardReplicas() > 0) ? new ReplicationGuard(protocol, redis,
+				settings.replicationGuardReplicas(), settings.replicationGuardTimeout()) : protocol;
 		this.messages = new ReleaseMessages(redis, settings.releaseChannel(),
 				settings.keyspaceNotifications() ? keyspacePattern(settings.keyPrefix()) : null, this.states,
 				this.runner);

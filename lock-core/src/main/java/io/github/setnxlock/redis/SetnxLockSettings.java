@@ -55,6 +55,10 @@ public final class SetnxLockSettings {
 
 	private final boolean keyspaceNotifications;
 
+	private final int replicationGuardReplicas;
+
+	private final Duration replicationGuardTimeout;
+
 	private SetnxLockSettings(Builder builder) {
 		this.keyPrefix = builder.keyPrefix;
 		this.protocol = builder.protocol;
@@ -66,6 +70,8 @@ public final class SetnxLockSettings {
 		this.maxHold = builder.maxHold;
 		this.releaseChannel = builder.releaseChannel;
 		this.keyspaceNotifications = builder.keyspaceNotifications;
+		this.replicationGuardReplicas = builder.replicationGuardReplicas;
+		this.replicationGuardTimeout = builder.replicationGuardTimeout;
 	}
 
 	/**
@@ -98,7 +104,8 @@ public final class SetnxLockSettings {
 			.renewal(this.renewal)
 			.maxHold(this.maxHold)
 			.releaseChannel(this.releaseChannel)
-			.keyspaceNotifications(this.keyspaceNotifications);
+			.keyspaceNotifications(this.keyspaceNotifications)
+			.replicationGuard(this.replicationGuardReplicas, this.replicationGuardTimeout);
 	}
 
 	/**
@@ -194,12 +201,33 @@ public final class SetnxLockSettings {
 		return this.keyspaceNotifications;
 	}
 
+	/**
+	 * Return how many replicas must acknowledge an acquisition before it counts:
+	 * {@code 0} (the default) turns the replication guard off.
+	 * @return the replicas the guard waits for
+	 * @see Builder#replicationGuard(int, Duration)
+	 */
+	public int replicationGuardReplicas() {
+		return this.replicationGuardReplicas;
+	}
+
+	/**
+	 * Return how long the replication guard waits for the replicas: one second by
+	 * default.
+	 * @return the guard's timeout
+	 * @see Builder#replicationGuard(int, Duration)
+	 */
+	public Duration replicationGuardTimeout() {
+		return this.replicationGuardTimeout;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.keyPrefix + "', protocol=" + this.protocol + ", leaseTime="
 				+ this.leaseTime + ", timestampUnit=" + this.timestampUnit + ", timestampClock=" + this.timestampClock
 				+ ", renewal=" + this.renewal + ", maxHold=" + this.maxHold + ", releaseChannel='" + this.releaseChannel
-				+ "', keyspaceNotifications=" + this.keyspaceNotifications + "]";
+				+ "', keyspaceNotifications=" + this.keyspaceNotifications + ", replicationGuard="
+				+ this.replicationGuardReplicas + " replicas within " + this.replicationGuardTimeout + "]";
 	}
 
 	/**
@@ -227,7 +255,50 @@ public final class SetnxLockSettings {
 
 		private boolean keyspaceNotifications;
 
+		private int replicationGuardReplicas;
+
+		private Duration replicationGuardTimeout = Duration.ofSeconds(1);
+
 		private Builder() {
+		}
+
+		/**
+		 * Turn on the replication guard: after each acquisition, wait ({@code WAIT})
+		 * until the given number of replicas have acknowledged it, and fail the
+		 * acquisition, releasing the key, when fewer did within the timeout. Without it,
+		 * a failover to a replica that had not yet received the lock key lets a second
+		 * client acquire the lock while the first still holds it.
+		 * <p>
+		 * {@code WAIT} runs on the connection that ran the acquire script, because it
+		 * counts that connection's writes, and blocks that connection until the replicas
+		 * answer: usually one round trip to them, but up to the whole timeout when a
+		 * replica is down or lagging. With Lettuce's shared connection (Spring Data
+		 * Redis's default), every command of the application on that connection waits
+		 * behind it meanwhile. Keep the timeout well below the client's command timeout,
+		 * which would otherwise cut {@code WAIT} short and fail the acquisition. The
+		 * guard does not make Redis strongly consistent: a failover can still lose an
+		 * acknowledged write in rare cases. Not available on Redis Cluster connections
+		 * (see {@link SetnxLockRegistry}).
+		 * @param replicas how many replicas must acknowledge; {@code 0} turns the guard
+		 * off
+		 * @param timeout how long to wait for them; positive, in whole milliseconds
+		 * @return this builder
+		 */
+		public Builder replicationGuard(int replicas, Duration timeout) {
+			if (replicas < 0) {
+				throw new IllegalArgumentException(
+						"replicationGuard replicas must not be negative, but was " + replicas);
+			}
+			if (timeout == null) {
+				throw new IllegalArgumentException("replicationGuard timeout must not be null");
+			}
+			if (timeout.isNegative() || timeout.toMillis() < 1) {
+				// WAIT with a timeout of 0 waits forever, so zero is refused too.
+				throw new IllegalArgumentException("replicationGuard timeout must be at least 1ms, but was " + timeout);
+			}
+			this.replicationGuardReplicas = replicas;
+			this.replicationGuardTimeout = timeout;
+			return this;
 		}
 
 		/**

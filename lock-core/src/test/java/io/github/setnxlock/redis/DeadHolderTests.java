@@ -29,6 +29,7 @@ import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.TcpProxy;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,7 +70,7 @@ class DeadHolderTests {
 				.redirectOutput(output.toFile())
 				.start();
 			try {
-				await().atMost(Duration.ofSeconds(30)).until(() -> Files.readString(output).contains("HELD "));
+				awaitHeld(holder, output);
 				String log = Files.readString(output);
 				long holderToken = Long.parseLong(log.substring(log.indexOf("HELD ") + 5).trim().split("\\s+")[0]);
 				// Held across renewals while the holder lives.
@@ -87,6 +88,28 @@ class DeadHolderTests {
 			finally {
 				holder.destroyForcibly();
 			}
+		}
+	}
+
+	/**
+	 * Wait for the holder to say it holds the lock; if it does not, fail with what it
+	 * printed and where its threads are.
+	 */
+	private static void awaitHeld(Process holder, Path output) throws Exception {
+		try {
+			await().atMost(Duration.ofSeconds(60)).until(() -> Files.readString(output).contains("HELD "));
+		}
+		catch (ConditionTimeoutException ex) {
+			String threads = "";
+			if (holder.isAlive()) {
+				Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+						Long.toString(holder.pid()), "Thread.print")
+					.redirectErrorStream(true)
+					.start();
+				threads = new String(jcmd.getInputStream().readAllBytes());
+			}
+			throw new AssertionError("The holder JVM did not take the lock within 60 s. It printed:\n"
+					+ Files.readString(output) + "\nIts threads:\n" + threads, ex);
 		}
 	}
 

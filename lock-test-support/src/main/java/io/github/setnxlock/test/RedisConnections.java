@@ -18,6 +18,8 @@ package io.github.setnxlock.test;
 
 import java.time.Duration;
 
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -68,16 +70,47 @@ public final class RedisConnections {
 		RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(server.host(), server.port());
 		standalone.setUsername(username);
 		standalone.setPassword(password);
-		return start(standalone, commandTimeout);
+		return start(new LettuceConnectionFactory(standalone, client(commandTimeout)));
+	}
+
+	/**
+	 * Create and start a Lettuce connection factory that finds the primary through the
+	 * group's Sentinel, as {@code spring.data.redis.sentinel.*} does; destroy it after
+	 * use. After a failover its connections reach the new primary once the Sentinel has
+	 * closed them on the old one.
+	 * @param group the Sentinel group
+	 * @param commandTimeout how long a command may take before the client gives up
+	 * @return the started factory
+	 */
+	public static LettuceConnectionFactory create(RedisSentinelGroup group, Duration commandTimeout) {
+		RedisSentinelConfiguration sentinel = new RedisSentinelConfiguration().master(RedisSentinelGroup.MASTER_NAME)
+			.sentinel(group.sentinel().host(), group.sentinel().port());
+		return start(new LettuceConnectionFactory(sentinel, client(commandTimeout)));
+	}
+
+	/**
+	 * Create and start a Lettuce connection factory for the cluster, seeded with every
+	 * node, as {@code spring.data.redis.cluster.nodes} does; destroy it after use.
+	 * @param cluster the cluster
+	 * @param commandTimeout how long a command may take before the client gives up
+	 * @return the started factory
+	 */
+	public static LettuceConnectionFactory create(RedisClusterGroup cluster, Duration commandTimeout) {
+		RedisClusterConfiguration configuration = new RedisClusterConfiguration();
+		cluster.nodes().forEach((node) -> configuration.clusterNode(node.host(), node.port()));
+		return start(new LettuceConnectionFactory(configuration, client(commandTimeout)));
 	}
 
 	private static LettuceConnectionFactory create(String host, int port, Duration commandTimeout) {
-		return start(new RedisStandaloneConfiguration(host, port), commandTimeout);
+		RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(host, port);
+		return start(new LettuceConnectionFactory(standalone, client(commandTimeout)));
 	}
 
-	private static LettuceConnectionFactory start(RedisStandaloneConfiguration standalone, Duration commandTimeout) {
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(standalone, client);
+	private static LettuceClientConfiguration client(Duration commandTimeout) {
+		return LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build();
+	}
+
+	private static LettuceConnectionFactory start(LettuceConnectionFactory factory) {
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;

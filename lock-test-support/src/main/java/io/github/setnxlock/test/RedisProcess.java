@@ -45,6 +45,8 @@ final class RedisProcess implements RedisServer {
 
 	private final Path binary;
 
+	private final List<String> leadingArguments;
+
 	private final List<String> extraArguments;
 
 	private final Path directory;
@@ -55,13 +57,23 @@ final class RedisProcess implements RedisServer {
 
 	private Process process;
 
-	private RedisProcess(Path binary, List<String> extraArguments, Path directory) {
+	private RedisProcess(Path binary, List<String> leadingArguments, List<String> extraArguments, Path directory) {
 		this.binary = binary;
+		this.leadingArguments = leadingArguments;
 		this.extraArguments = extraArguments;
 		this.directory = directory;
 	}
 
 	static RedisProcess start(Path binary, List<String> extraArguments) {
+		return start(binary, List.of(), extraArguments);
+	}
+
+	/**
+	 * Start a process whose first arguments come before the port and the others:
+	 * {@code redis-server} reads a configuration file only as its first argument, and
+	 * Sentinel needs one.
+	 */
+	static RedisProcess start(Path binary, List<String> leadingArguments, List<String> extraArguments) {
 		Path directory;
 		try {
 			directory = Files.createTempDirectory("setnx-lock-redis-");
@@ -69,7 +81,7 @@ final class RedisProcess implements RedisServer {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		RedisProcess server = new RedisProcess(binary, extraArguments, directory);
+		RedisProcess server = new RedisProcess(binary, leadingArguments, extraArguments, directory);
 		Runtime.getRuntime().addShutdownHook(server.killer);
 		// Another process may take the free port between our probe and the server's bind.
 		IllegalStateException failure = null;
@@ -105,9 +117,11 @@ final class RedisProcess implements RedisServer {
 	}
 
 	private synchronized void launch() {
-		List<String> command = new ArrayList<>(List.of(this.binary.toString(), "--port", Integer.toString(this.port),
-				"--bind", HOST, "--save", "", "--appendonly", "no", "--daemonize", "no", "--protected-mode", "no",
-				"--dir", this.directory.toString(), "--logfile", ""));
+		List<String> command = new ArrayList<>(List.of(this.binary.toString()));
+		command.addAll(this.leadingArguments);
+		command.addAll(List.of("--port", Integer.toString(this.port), "--bind", HOST, "--save", "", "--appendonly",
+				"no", "--daemonize", "no", "--protected-mode", "no", "--dir", this.directory.toString(), "--logfile",
+				""));
 		command.addAll(this.extraArguments);
 		try {
 			Files.deleteIfExists(logFile());
