@@ -1,0 +1,317 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.benchmarks;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+import io.github.setnxlock.test.RedisServer;
+
+/**
+ * Uncontended acquire+release of every {@link Contenders contender} against one
+ * {@code redis-server} this program starts itself: 1 thread on 1 key, and 8 threads on 8
+ * keys (one each). Each cycle is {@code lock()} then {@code unlock()} with nothing in
+ * between, so what is measured is the locks' own cost: round trips, scripts, client
+ * overhead.
+ * <p>
+ * Contenders run interleaved in rounds (the first round in a fixed order, the others
+ * shuffled) so that drift of the machine, such as another build starting, hits all of
+ * them alike; each contender first runs once unmeasured, right before its first round.
+ * The tables show, per contender, the median across rounds of cycles per second, of the
+ * median and 99th percentile time of one cycle, of the commands the server ran per cycle
+ * (from {@code INFO commandstats}: background work such as renewals counts, and so does
+ * every {@code redis.call} inside a script, so the floor shows 4), and of its cycles per
+ * second divided by the raw floor's in the same round. The floor is
+ * {@code SET key token NX PX 30000} plus an {@code EVALSHA} compare-and-delete on one
+ * Lettuce connection: the least a lock that checks ownership on release can do; a
+ * {@code PING} round trip shows what one round trip costs.
+ * <p>
+ * Run it from the repository's root with: <pre>
+ * ./mvnw -B -pl benchmarks -am package -DskipTests
+ * java -jar benchmarks/target/setnx-lock-benchmarks-0.1.0-SNAPSHOT.jar --short
+ * </pre> Options: {@code --rounds N} (default 5), {@code --seconds S} per contender and
+ * round (default 10, decimals allowed), {@code --warmup S} (default 5), {@code --short}
+ * (3 rounds of 2 s after 1 s of warm-up: about two and a half minutes),
+ * {@code --only a,b} (contenders whose names contain one of these), {@code --seed N} (the
+ * shuffle of the rounds).
+ *
+ * @author setnx-lock authors
+ */
+public final class LockBenchmark {
+
+	private static final int MANY_THREADS = 8;
+
+	private LockBenchmark() {
+	}
+
+	/**
+	 * Run the benchmark and print its tables on standard output.
+	 * @param args the options
+	 * @throws Exception if the benchmark cannot run
+	 */
+	public static void main(String[] args) throws Exception {
+		Options options = Options.parse(args);
+		if (options == null) {
+			System.out.println(usage());
+			return;
+		}
+		List<Scenario> scenarios = run(options, System.out);
+		boolean failed = scenarios.stream()
+			.flatMap((scenario) -> scenario.rows().stream())
+			.anyMatch((row) -> row.errors() > 0 || row.violations() > 0);
+		System.exit(failed ? 1 : 0);
+	}
+
+	/**
+	 * Run the benchmark with the given options.
+	 * @param options the options
+	 * @param out where progress and the tables are printed
+	 * @return the summary of each scenario
+	 * @throws InterruptedException if interrupted
+	 */
+	public static List<Scenario> run(Options options, PrintStream out) throws InterruptedException {
+		try (RedisServer redis = RedisServer.start()) {
+			String version = info(redis, "server").getOrDefault("redis_version", "?");
+			List<Contender> contenders = Contenders.connect(redis.host(), redis.port(), options.only());
+			try {
+				out.printf("# setnx-lock benchmarks%n%n");
+				out.printf(
+						"%s; redis-server %s on loopback; Java %s on %d cores (%s %s); "
+								+ "%d round(s) of %s s per contender after %s s of warm-up%n%n",
+						LocalDate.now(), version, System.getProperty("java.version"),
+						Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
+						System.getProperty("os.arch"), options.rounds(), seconds(options.perRound()),
+						seconds(options.warmUp()));
+				List<Scenario> scenarios = new ArrayList<>();
+				scenarios.add(scenario("Uncontended, 1 thread", 1, options, contenders, redis, out));
+				scenarios.add(scenario("Uncontended, " + MANY_THREADS + " threads on " + MANY_THREADS + " keys",
+						MANY_THREADS, options, contenders, redis, out));
+				for (Scenario scenario : scenarios) {
+					out.println(scenario.table());
+				}
+				return scenarios;
+			}
+			finally {
+				contenders.forEach(Contender::close);
+			}
+		}
+	}
+
+	private static Scenario scenario(String title, int threads, Options options, List<Contender> contenders,
+			RedisServer redis, PrintStream out) throws InterruptedException {
+		out.printf("%s:", title);
+		Workload warmUp = Workload.timed(threads, threads, options.warmUp());
+		Workload measured = Workload.timed(threads, threads, options.perRound());
+		Map<String, List<Workload.Result>> results = new LinkedHashMap<>();
+		Map<String, List<Double>> commands = new LinkedHashMap<>();
+		Map<String, List<Double>> ratios = new LinkedHashMap<>();
+		contenders.forEach((contender) -> results.put(contender.name(), new ArrayList<>()));
+		Random random = new Random(options.seed());
+		List<Contender> order = new ArrayList<>(contenders);
+		for (int round = 1; round <= options.rounds(); round++) {
+			if (round > 1) {
+				Collections.shuffle(order, random);
+			}
+			out.printf(" round %d", round);
+			Map<String, Double> perSecond = new LinkedHashMap<>();
+			for (Contender contender : order) {
+				if (round == 1 && !options.warmUp().isZero()) {
+					warmUp.run(contender);
+				}
+				long before = totalCommands(redis);
+				Workload.Result result = measured.run(contender);
+				// minus one for the INFO that took the first count
+				long used = totalCommands(redis) - before - 1;
+				results.get(contender.name()).add(result);
+				commands.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
+					.add((result.cycles() > 0) ? (double) used / result.cycles() : Double.NaN);
+				perSecond.put(contender.name(), result.cyclesPerSecond());
+				if (result.firstError() != null) {
+					out.printf("%n%s failed: %s%n", contender.name(), result.firstError());
+				}
+			}
+			Double floor = perSecond.get(Contenders.FLOOR);
+			perSecond.forEach((name, value) -> ratios.computeIfAbsent(name, (key) -> new ArrayList<>())
+				.add((floor != null) ? value / floor : Double.NaN));
+		}
+		out.println();
+		List<Row> rows = new ArrayList<>();
+		results.forEach((name, runs) -> rows
+			.add(new Row(name, median(runs.stream().mapToDouble(Workload.Result::cyclesPerSecond).toArray()),
+					median(ratios.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
+					median(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(50) / 1e3).toArray()),
+					median(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(99) / 1e3).toArray()),
+					median(commands.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
+					runs.stream().mapToLong(Workload.Result::violations).sum(),
+					runs.stream().mapToLong(Workload.Result::errors).sum())));
+		return new Scenario(title, rows);
+	}
+
+	static double median(double[] values) {
+		if (values.length == 0) {
+			return Double.NaN;
+		}
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	private static long totalCommands(RedisServer redis) {
+		long total = 0;
+		for (Map.Entry<String, String> entry : info(redis, "commandstats").entrySet()) {
+			if (entry.getKey().startsWith("cmdstat_")) {
+				String calls = entry.getValue().split(",")[0];
+				total += Long.parseLong(calls.substring(calls.indexOf('=') + 1));
+			}
+		}
+		return total;
+	}
+
+	private static Map<String, String> info(RedisServer redis, String section) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		for (String line : String.valueOf(redis.execute("INFO", section)).split("\r?\n")) {
+			int colon = line.indexOf(':');
+			if (colon > 0 && !line.startsWith("#")) {
+				fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
+			}
+		}
+		return fields;
+	}
+
+	private static String seconds(Duration duration) {
+		return String.format(Locale.ROOT, "%.3g", duration.toNanos() / 1e9).replaceAll("\\.?0+$", "");
+	}
+
+	private static String usage() {
+		return "Usage: java -jar setnx-lock-benchmarks.jar [--short] [--rounds N] [--seconds S] [--warmup S] "
+				+ "[--only name,name] [--seed N]\nContenders: " + String.join(", ", Contenders.names());
+	}
+
+	/**
+	 * How the benchmark runs.
+	 *
+	 * @param rounds how many measured rounds
+	 * @param perRound how long each contender runs in each round
+	 * @param warmUp how long each contender runs unmeasured before its first round
+	 * @param only parts of the names of the contenders to run; empty for all
+	 * @param seed the seed of the shuffle of the rounds after the first
+	 */
+	public record Options(int rounds, Duration perRound, Duration warmUp, List<String> only, long seed) {
+
+		/**
+		 * Parse command-line options.
+		 * @param args the arguments
+		 * @return the options, or {@code null} when help was asked for
+		 */
+		public static Options parse(String... args) {
+			Options options = new Options(5, Duration.ofSeconds(10), Duration.ofSeconds(5), List.of(), 7);
+			for (int i = 0; i < args.length; i++) {
+				String arg = args[i];
+				switch (arg) {
+					case "--short" -> options = new Options(3, Duration.ofSeconds(2), Duration.ofSeconds(1),
+							options.only(), options.seed());
+					case "--rounds" -> options = new Options(Integer.parseInt(value(args, ++i, arg)),
+							options.perRound(), options.warmUp(), options.only(), options.seed());
+					case "--seconds" -> options = new Options(options.rounds(), duration(value(args, ++i, arg)),
+							options.warmUp(), options.only(), options.seed());
+					case "--warmup" -> options = new Options(options.rounds(), options.perRound(),
+							duration(value(args, ++i, arg)), options.only(), options.seed());
+					case "--only" -> options = new Options(options.rounds(), options.perRound(), options.warmUp(),
+							List.of(value(args, ++i, arg).split(",")), options.seed());
+					case "--seed" -> options = new Options(options.rounds(), options.perRound(), options.warmUp(),
+							options.only(), Long.parseLong(value(args, ++i, arg)));
+					case "--help", "-h" -> {
+						return null;
+					}
+					default -> throw new IllegalArgumentException("Unknown option '" + arg + "'\n" + usage());
+				}
+			}
+			if (options.rounds() < 1) {
+				throw new IllegalArgumentException("--rounds must be at least 1, but was " + options.rounds());
+			}
+			return options;
+		}
+
+		private static String value(String[] args, int index, String option) {
+			if (index >= args.length) {
+				throw new IllegalArgumentException(option + " needs a value");
+			}
+			return args[index];
+		}
+
+		private static Duration duration(String seconds) {
+			return Duration.ofNanos(Math.round(Double.parseDouble(seconds) * 1e9));
+		}
+
+	}
+
+	/**
+	 * One contender's figures in one scenario.
+	 *
+	 * @param contender the contender's name
+	 * @param cyclesPerSecond median across rounds of acquire+release cycles per second
+	 * @param ratioToFloor median across rounds of cycles per second over the floor's
+	 * @param p50Micros median across rounds of the median cycle time, in microseconds
+	 * @param p99Micros median across rounds of the 99th percentile cycle time
+	 * @param commandsPerCycle median across rounds of the commands the server ran per
+	 * cycle, calls inside scripts included
+	 * @param violations mutual-exclusion violations in all rounds
+	 * @param errors failed or stuck workers in all rounds
+	 */
+	public record Row(String contender, double cyclesPerSecond, double ratioToFloor, double p50Micros, double p99Micros,
+			double commandsPerCycle, long violations, long errors) {
+
+	}
+
+	/**
+	 * The figures of one scenario.
+	 *
+	 * @param title what ran
+	 * @param rows one per contender, in the order of the first round
+	 */
+	public record Scenario(String title, List<Row> rows) {
+
+		/**
+		 * Return the figures as a markdown table under a heading.
+		 * @return the markdown
+		 */
+		public String table() {
+			StringBuilder table = new StringBuilder("## ").append(this.title).append("\n\n");
+			table.append(
+					"| contender | cycles/s | × floor | p50 µs | p99 µs | server commands/cycle | violations | errors |\n");
+			table.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+			for (Row row : this.rows) {
+				table.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.0f | %.0f | %.2f | %d | %d |%n",
+						row.contender(), row.cyclesPerSecond(), row.ratioToFloor(), row.p50Micros(), row.p99Micros(),
+						row.commandsPerCycle(), row.violations(), row.errors()));
+			}
+			return table.toString();
+		}
+
+	}
+
+}

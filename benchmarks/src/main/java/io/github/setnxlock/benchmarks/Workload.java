@@ -1,0 +1,174 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.benchmarks;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * Runs one contender: some threads, each taking and releasing one of some keys in a loop
+ * until a time or a number of cycles is reached, timing every cycle and counting
+ * mutual-exclusion violations.
+ *
+ * @param threads how many threads
+ * @param keys how many keys; thread {@code i} uses key {@code i % keys}
+ * @param duration how long to run, or {@code null} to stop on cycles alone
+ * @param cyclesPerThread how many cycles each thread runs at most
+ * @author setnx-lock authors
+ */
+public record Workload(int threads, int keys, Duration duration, long cyclesPerThread) {
+
+	private static final AtomicLong RUNS = new AtomicLong();
+
+	// A worker that has not finished this long after the deadline is stuck in the
+	// contender: report it rather than wait forever.
+	private static final Duration STUCK_AFTER = Duration.ofSeconds(60);
+
+	/**
+	 * A workload that runs for a time.
+	 * @param threads how many threads
+	 * @param keys how many keys
+	 * @param duration how long
+	 * @return the workload
+	 */
+	public static Workload timed(int threads, int keys, Duration duration) {
+		return new Workload(threads, keys, duration, Long.MAX_VALUE);
+	}
+
+	/**
+	 * A workload that runs a number of cycles on every thread.
+	 * @param threads how many threads
+	 * @param keys how many keys
+	 * @param cyclesPerThread how many cycles on each thread
+	 * @return the workload
+	 */
+	public static Workload cycles(int threads, int keys, long cyclesPerThread) {
+		return new Workload(threads, keys, null, cyclesPerThread);
+	}
+
+	/**
+	 * Run the workload once on fresh keys.
+	 * @param contender the contender
+	 * @return what was measured
+	 * @throws InterruptedException if interrupted while waiting for the workers
+	 */
+	public Result run(Contender contender) throws InterruptedException {
+		String run = "run" + RUNS.incrementAndGet();
+		AtomicInteger[] holders = new AtomicInteger[this.keys];
+		for (int k = 0; k < this.keys; k++) {
+			holders[k] = new AtomicInteger();
+		}
+		Histogram[] histograms = new Histogram[this.threads];
+		long[] cycles = new long[this.threads];
+		AtomicLong violations = new AtomicLong();
+		AtomicLong errors = new AtomicLong();
+		AtomicReference<Throwable> firstError = new AtomicReference<>();
+		CountDownLatch ready = new CountDownLatch(this.threads);
+		CountDownLatch start = new CountDownLatch(1);
+		long[] deadline = new long[1];
+		List<Thread> workers = new ArrayList<>();
+		for (int t = 0; t < this.threads; t++) {
+			int index = t;
+			int key = t % this.keys;
+			histograms[t] = new Histogram(3);
+			Thread worker = new Thread(() -> {
+				try {
+					Contender.KeyLock lock = contender.lockFor(run + ":" + key);
+					ready.countDown();
+					start.await();
+					Histogram histogram = histograms[index];
+					AtomicInteger holding = holders[key];
+					long done = 0;
+					long end = deadline[0];
+					while (done < this.cyclesPerThread && (this.duration == null || System.nanoTime() - end < 0)) {
+						long begin = System.nanoTime();
+						lock.lock();
+						if (holding.incrementAndGet() != 1 && contender.excludes()) {
+							violations.incrementAndGet();
+						}
+						holding.decrementAndGet();
+						lock.unlock();
+						histogram.recordValue(System.nanoTime() - begin);
+						done++;
+					}
+					cycles[index] = done;
+				}
+				catch (Throwable ex) {
+					errors.incrementAndGet();
+					firstError.compareAndSet(null, ex);
+					ready.countDown();
+				}
+			}, contender.name() + " " + run + " worker " + t);
+			worker.setDaemon(true);
+			workers.add(worker);
+			worker.start();
+		}
+		ready.await();
+		long begin = System.nanoTime();
+		deadline[0] = begin + ((this.duration != null) ? this.duration.toNanos() : 0);
+		start.countDown();
+		long waitMillis = ((this.duration != null) ? this.duration : Duration.ZERO).plus(STUCK_AFTER).toMillis();
+		for (Thread worker : workers) {
+			worker.join(Math.max(1, waitMillis - Duration.ofNanos(System.nanoTime() - begin).toMillis()));
+			if (worker.isAlive()) {
+				errors.incrementAndGet();
+				firstError.compareAndSet(null, new IllegalStateException(worker.getName() + " is stuck"));
+				worker.interrupt();
+			}
+		}
+		long elapsed = System.nanoTime() - begin;
+		Histogram all = new Histogram(3);
+		long total = 0;
+		for (int t = 0; t < this.threads; t++) {
+			all.add(histograms[t]);
+			total += cycles[t];
+		}
+		return new Result(contender.name(), total, elapsed, all, violations.get(), errors.get(), firstError.get());
+	}
+
+	/**
+	 * What one run measured.
+	 *
+	 * @param contender the contender's name
+	 * @param cycles the acquire+release cycles completed by all threads
+	 * @param elapsedNanos from the start signal until the last worker finished
+	 * @param latency the time of each cycle, in nanoseconds
+	 * @param violations cycles that found another holder of their key while holding it
+	 * @param errors workers that failed or got stuck
+	 * @param firstError the first failure, or {@code null}
+	 */
+	public record Result(String contender, long cycles, long elapsedNanos, Histogram latency, long violations,
+			long errors, Throwable firstError) {
+
+		/**
+		 * Return the completed cycles per second.
+		 * @return the throughput
+		 */
+		public double cyclesPerSecond() {
+			return this.cycles * 1e9 / this.elapsedNanos;
+		}
+
+	}
+
+}

@@ -1,0 +1,123 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.benchmarks;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import io.github.setnxlock.test.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Keeps the benchmark runnable in the default build, in seconds: every contender runs a
+ * few hundred cycles uncontended and contended against a real {@code redis-server}, and
+ * the harness prints its tables from a run far too short to mean anything.
+ *
+ * @author setnx-lock authors
+ */
+class BenchmarkSmokeTests {
+
+	private static RedisServer redis;
+
+	private static List<Contender> contenders;
+
+	@BeforeAll
+	static void connect() {
+		redis = RedisServer.start();
+		contenders = Contenders.connect(redis.host(), redis.port(), List.of());
+	}
+
+	@AfterAll
+	static void close() {
+		if (contenders != null) {
+			contenders.forEach(Contender::close);
+		}
+		if (redis != null) {
+			redis.close();
+		}
+	}
+
+	@Test
+	void everyContenderIsConnected() {
+		assertThat(contenders).extracting(Contender::name).containsExactlyElementsOf(Contenders.names());
+	}
+
+	@Test
+	void whenUncontendedThenEveryContenderCompletesItsCycles() throws InterruptedException {
+		for (Contender contender : contenders) {
+			Workload.Result result = Workload.cycles(2, 2, 100).run(contender);
+			assertThat(result.firstError()).as(contender.name()).isNull();
+			assertThat(result.cycles()).as(contender.name()).isEqualTo(200);
+			assertThat(result.violations()).as(contender.name()).isZero();
+			assertThat(result.latency().getTotalCount()).as(contender.name()).isEqualTo(200);
+		}
+	}
+
+	@Test
+	void whenContendedThenNoContenderLetsTwoHoldOneKey() throws InterruptedException {
+		for (Contender contender : contenders) {
+			if (contender.excludes()) {
+				Workload.Result result = Workload.cycles(4, 1, 50).run(contender);
+				assertThat(result.firstError()).as(contender.name()).isNull();
+				assertThat(result.cycles()).as(contender.name()).isEqualTo(200);
+				assertThat(result.violations()).as(contender.name()).isZero();
+			}
+		}
+	}
+
+	@Test
+	void harnessPrintsATableForEachScenario() throws InterruptedException {
+		ByteArrayOutputStream printed = new ByteArrayOutputStream();
+		List<LockBenchmark.Scenario> scenarios = LockBenchmark.run(LockBenchmark.Options.parse("--rounds", "2",
+				"--seconds", "0.05", "--warmup", "0", "--only", "token,raw,ping"),
+				new PrintStream(printed, true, StandardCharsets.UTF_8));
+		assertThat(scenarios).hasSize(2);
+		for (LockBenchmark.Scenario scenario : scenarios) {
+			assertThat(scenario.rows()).extracting(LockBenchmark.Row::contender)
+				.containsExactly("setnx-lock token", Contenders.FLOOR, "PING round trip");
+			assertThat(scenario.rows()).allSatisfy((row) -> {
+				assertThat(row.errors()).isZero();
+				assertThat(row.violations()).isZero();
+				assertThat(row.cyclesPerSecond()).isPositive();
+			});
+		}
+		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("## Uncontended, 1 thread")
+			.contains("## Uncontended, 8 threads on 8 keys")
+			.contains("| " + Contenders.FLOOR + " |");
+	}
+
+	@Test
+	void shortModeRunsThreeRoundsOfTwoSeconds() {
+		LockBenchmark.Options options = LockBenchmark.Options.parse("--short");
+		assertThat(options.rounds()).isEqualTo(3);
+		assertThat(options.perRound()).hasSeconds(2);
+	}
+
+	@Test
+	void medianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+		assertThat(LockBenchmark.median(new double[] { 4, 1, 3, 2 })).isEqualTo(2.5);
+		assertThat(LockBenchmark.median(new double[] { 5, 1, 3 })).isEqualTo(3);
+	}
+
+}
