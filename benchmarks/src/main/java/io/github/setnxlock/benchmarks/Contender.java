@@ -68,6 +68,27 @@ public interface Contender extends AutoCloseable {
 		 */
 		void unlock();
 
+		/**
+		 * Adapt a {@link java.util.concurrent.locks.Lock}, as most contenders hand out.
+		 * @param lock the lock
+		 * @return the same lock as a key lock
+		 */
+		static KeyLock of(java.util.concurrent.locks.Lock lock) {
+			return new KeyLock() {
+
+				@Override
+				public void lock() {
+					lock.lock();
+				}
+
+				@Override
+				public void unlock() {
+					lock.unlock();
+				}
+
+			};
+		}
+
 	}
 
 }

@@ -167,20 +167,7 @@ public final class Contenders {
 
 		@Override
 		public KeyLock lockFor(String key) {
-			LeasedLock lock = this.registry.obtain(key);
-			return new KeyLock() {
-
-				@Override
-				public void lock() {
-					lock.lock();
-				}
-
-				@Override
-				public void unlock() {
-					lock.unlock();
-				}
-
-			};
+			return KeyLock.of(this.registry.obtain(key));
 		}
 
 		@Override
@@ -198,8 +185,8 @@ public final class Contenders {
 	static final class RawFloor implements Contender {
 
 		// Atomic because the value must be read and deleted with nothing in between: a
-		// DEL
-		// after a separate GET could remove a lock that expired and was taken by another.
+		// DEL after a separate GET could remove a lock that expired and was taken by
+		// another.
 		private static final String COMPARE_AND_DELETE = "if redis.call('get', KEYS[1]) == ARGV[1] then "
 				+ "return redis.call('del', KEYS[1]) else return 0 end";
 
@@ -341,20 +328,7 @@ public final class Contenders {
 
 		@Override
 		public KeyLock lockFor(String key) {
-			DistributedLock lock = this.registry.obtain(key);
-			return new KeyLock() {
-
-				@Override
-				public void lock() {
-					lock.lock();
-				}
-
-				@Override
-				public void unlock() {
-					lock.unlock();
-				}
-
-			};
+			return KeyLock.of(this.registry.obtain(key));
 		}
 
 		@Override

@@ -146,13 +146,12 @@ class PartitionTests {
 			}
 			System.out.printf("Partition, %s: %d calls with a wait of %d ms returned within %d ms%n", protocol, threads,
 					wait.toMillis(), longest.toMillis());
-			// The command timeout is 5 s: the wait is what bounds every call. The margin
-			// is for a busy machine, not for the library.
+			// The command timeout is 5 s: the wait is what bounds every call. The
+			// margin is for a busy machine, not for the library.
 			assertThat(longest).isLessThan(wait.plus(Duration.ofSeconds(2)));
 			this.proxy.restore();
 			// Acquisitions that reached Redis after their callers gave up are released,
-			// or
-			// end with their lease: nothing is left held for long.
+			// or end with their lease: nothing is left held for long.
 			for (int i = 0; i < 4; i++) {
 				LeasedLock lock = other.registry.obtain("stalled-" + i);
 				assertThat(lock.tryLock(LEASE.multipliedBy(5))).as("stalled-" + i + " left held").isTrue();

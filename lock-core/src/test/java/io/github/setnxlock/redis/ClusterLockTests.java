@@ -155,8 +155,7 @@ class ClusterLockTests {
 			lock.unlock();
 		}
 		// An application's hash tag is kept: its locks share a slot, so one of its
-		// scripts
-		// could touch both.
+		// scripts could touch both.
 		assertThat(cluster.slotOf("lock:{user:7}:cart")).isEqualTo(cluster.slotOf("lock:{user:7}:orders"));
 	}
 
@@ -185,8 +184,8 @@ class ClusterLockTests {
 		assertThat(waiter.isDone()).as("waits while the lock is held").isFalse();
 		long token = held.fencingToken();
 		held.unlock();
-		// Under the token protocol the waiter sleeps until the release message, which the
-		// cluster delivers from the lock's node to the node the waiter listens on.
+		// Under the token protocol the waiter sleeps until the release message, which
+		// the cluster delivers from the lock's node to the node the waiter listens on.
 		assertThat(waiter.get(20, TimeUnit.SECONDS)).isGreaterThan(token);
 	}
 

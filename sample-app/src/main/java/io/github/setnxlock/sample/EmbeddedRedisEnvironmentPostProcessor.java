@@ -70,8 +70,7 @@ public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostPro
 	@Override
 	public int getOrder() {
 		// After the config data post-processor, so application.yml and profiles can
-		// switch
-		// the embedded server off.
+		// switch the embedded server off.
 		return Ordered.LOWEST_PRECEDENCE;
 	}
 
@@ -94,8 +93,7 @@ public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostPro
 		properties.put("spring.data.redis.host", server.host());
 		properties.put("spring.data.redis.port", server.port());
 		// Spring Boot prefers the URL (and its credentials) over host and port, so one
-		// left
-		// in the configuration for an external Redis would otherwise win.
+		// left in the configuration for an external Redis would otherwise win.
 		properties.put("spring.data.redis.url", "redis://" + server.host() + ":" + server.port());
 		return properties;
 	}
