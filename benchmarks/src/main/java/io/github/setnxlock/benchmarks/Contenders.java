@@ -91,12 +91,30 @@ public final class Contenders {
 	 * @return the connected contenders, in the order of {@link #names()}
 	 */
 	public static List<Contender> connect(String host, int port, List<String> filters) {
+		return connect(host, port, filters, Long.toHexString(System.nanoTime()));
+	}
+
+	/**
+	 * Connect every contender whose name contains one of the given filters (all of them
+	 * when there is none), under keys in the given namespace: a second JVM connected with
+	 * the same namespace contends for the same keys.
+	 * @param host the server's host
+	 * @param port the server's port
+	 * @param filters parts of names, case-insensitive
+	 * @param namespace part of every key
+	 * @return the connected contenders, in the order of {@link #names()}
+	 */
+	public static List<Contender> connect(String host, int port, List<String> filters, String namespace) {
 		List<Contender> contenders = new ArrayList<>();
 		try {
-			for (Factory factory : factories()) {
+			List<Factory> factories = factories();
+			for (int i = 0; i < factories.size(); i++) {
+				Factory factory = factories.get(i);
 				if (filters.isEmpty() || filters.stream()
 					.anyMatch((filter) -> factory.name().toLowerCase().contains(filter.toLowerCase()))) {
-					contenders.add(factory.create().apply(new Server(host, port)));
+					// the index keeps apart contenders that share a key prefix, such as
+					// the two protocols of setnx-lock
+					contenders.add(factory.create().apply(new Server(host, port, namespace + ":" + i)));
 				}
 			}
 			return contenders;
@@ -121,11 +139,11 @@ public final class Contenders {
 				new Factory("ShedLock safeUpdate", (server) -> new ShedLock(server, true)));
 	}
 
-	private static String unique(String prefix) {
-		return prefix + ":" + Long.toHexString(System.nanoTime());
-	}
+	private record Server(String host, int port, String namespace) {
 
-	private record Server(String host, int port) {
+		String unique(String prefix) {
+			return prefix + ":" + this.namespace;
+		}
 
 		LettuceConnectionFactory connectionFactory() {
 			LettuceConnectionFactory factory = new LettuceConnectionFactory(
@@ -156,7 +174,10 @@ public final class Contenders {
 		SetnxLock(Server server, LockProtocol protocol) {
 			this.factory = server.connectionFactory();
 			this.registry = new SetnxLockRegistry(new StringRedisTemplate(this.factory),
-					SetnxLockSettings.builder().protocol(protocol).keyPrefix(unique("bench:setnx") + ":").build());
+					SetnxLockSettings.builder()
+						.protocol(protocol)
+						.keyPrefix(server.unique("bench:setnx") + ":")
+						.build());
 			this.name = "setnx-lock " + protocol.name().toLowerCase();
 		}
 
@@ -200,9 +221,10 @@ public final class Contenders {
 
 		private final String sha;
 
-		private final String prefix = unique("bench:raw");
+		private final String prefix;
 
 		RawFloor(Server server) {
+			this.prefix = server.unique("bench:raw");
 			this.client = RedisClient.create(RedisURI.create(server.host(), server.port()));
 			this.connection = this.client.connect();
 			this.commands = this.connection.sync();
@@ -316,7 +338,7 @@ public final class Contenders {
 
 		SpringIntegration(Server server, RedisLockType type) {
 			this.factory = server.connectionFactory();
-			this.registry = new RedisLockRegistry(this.factory, unique("bench:si"), LEASE);
+			this.registry = new RedisLockRegistry(this.factory, server.unique("bench:si"), LEASE);
 			this.registry.setRedisLockType(type);
 			this.name = (type == RedisLockType.SPIN_LOCK) ? "Spring Integration spin" : "Spring Integration pub/sub";
 		}
@@ -349,9 +371,10 @@ public final class Contenders {
 
 		private final boolean lease;
 
-		private final String prefix = unique("bench:redisson");
+		private final String prefix;
 
 		RedissonLock(Server server, boolean lease) {
+			this.prefix = server.unique("bench:redisson");
 			Config config = new Config();
 			config.useSingleServer().setAddress("redis://" + server.host() + ":" + server.port());
 			this.client = Redisson.create(config);
@@ -409,7 +432,7 @@ public final class Contenders {
 
 		ShedLock(Server server, boolean safe) {
 			this.factory = server.connectionFactory();
-			this.provider = new RedisLockProvider.Builder(this.factory).environment(unique("bench"))
+			this.provider = new RedisLockProvider.Builder(this.factory).environment(server.unique("bench"))
 				.safeUpdate(safe)
 				.build();
 			this.safe = safe;

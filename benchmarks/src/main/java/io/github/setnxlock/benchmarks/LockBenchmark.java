@@ -31,11 +31,13 @@ import java.util.Random;
 import io.github.setnxlock.test.RedisServer;
 
 /**
- * Uncontended acquire+release of every {@link Contenders contender} against one
- * {@code redis-server} this program starts itself: 1 thread on 1 key, and 8 threads on 8
- * keys (one each). Each cycle is {@code lock()} then {@code unlock()} with nothing in
+ * Acquire+release of every {@link Contenders contender} against one {@code redis-server}
+ * this program starts itself: uncontended with 1 thread on 1 key and with 8 threads on 8
+ * keys (one each), then contended on one key (every contender but the {@code PING}
+ * baseline) by 8 threads of this JVM, and by 4 threads of this JVM and 4 of a child JVM
+ * ({@link TwoJvms}). Each cycle is {@code lock()} then {@code unlock()} with nothing in
  * between, so what is measured is the locks' own cost: round trips, scripts, client
- * overhead.
+ * overhead and, when contended, how the lock passes from one holder to the next.
  * <p>
  * Contenders run interleaved in rounds (the first round in a fixed order, the others
  * shuffled) so that drift of the machine, such as another build starting, hits all of
@@ -49,20 +51,32 @@ import io.github.setnxlock.test.RedisServer;
  * Lettuce connection: the least a lock that checks ownership on release can do; a
  * {@code PING} round trip shows what one round trip costs.
  * <p>
+ * The contended table shows, per contender, the median across rounds of acquisitions per
+ * second and its ratio to the floor's, of the median and 99th percentile handoff (from
+ * the moment a holder is about to call {@code unlock()} to the moment another thread's
+ * {@code lock()} returns), of the median wait (from calling {@code lock()} to its return)
+ * and of the share of acquisitions made by the thread that had just released (barging),
+ * and with two JVMs of the share of handoffs from one JVM to the other; then the worst
+ * wait of all rounds and its ratio to the median wait, the commands per acquisition and
+ * the violations. The contenders that only try once (ShedLock and the floor) retry after
+ * a pause of 100 µs, so their waits include it.
+ * <p>
  * Run it from the repository's root with: <pre>
  * ./mvnw -B -pl benchmarks -am package -DskipTests
  * java -jar benchmarks/target/setnx-lock-benchmarks-0.1.0-SNAPSHOT.jar --short
  * </pre> Options: {@code --rounds N} (default 5), {@code --seconds S} per contender and
  * round (default 10, decimals allowed), {@code --warmup S} (default 5), {@code --short}
- * (3 rounds of 2 s after 1 s of warm-up: about two and a half minutes),
- * {@code --only a,b} (contenders whose names contain one of these), {@code --seed N} (the
- * shuffle of the rounds).
+ * (3 rounds of 2 s after 1 s of warm-up: about five minutes), {@code --only a,b}
+ * (contenders whose names contain one of these), {@code --seed N} (the shuffle of the
+ * rounds).
  *
  * @author setnx-lock authors
  */
 public final class LockBenchmark {
 
 	private static final int MANY_THREADS = 8;
+
+	private static final int CONTENDING_THREADS = 8;
 
 	private LockBenchmark() {
 	}
@@ -73,16 +87,17 @@ public final class LockBenchmark {
 	 * @throws Exception if the benchmark cannot run
 	 */
 	public static void main(String[] args) throws Exception {
+		if (args.length == 4 && args[0].equals(TwoJvms.CHILD_OPTION)) {
+			TwoJvms.child(args[1], Integer.parseInt(args[2]), args[3]);
+			return;
+		}
 		Options options = Options.parse(args);
 		if (options == null) {
 			System.out.println(usage());
 			return;
 		}
-		List<Scenario> scenarios = run(options, System.out);
-		boolean failed = scenarios.stream()
-			.flatMap((scenario) -> scenario.rows().stream())
-			.anyMatch((row) -> row.errors() > 0 || row.violations() > 0);
-		System.exit(failed ? 1 : 0);
+		Report report = run(options, System.out);
+		System.exit(report.failed() ? 1 : 0);
 	}
 
 	/**
@@ -92,10 +107,11 @@ public final class LockBenchmark {
 	 * @return the summary of each scenario
 	 * @throws InterruptedException if interrupted
 	 */
-	public static List<Scenario> run(Options options, PrintStream out) throws InterruptedException {
+	public static Report run(Options options, PrintStream out) throws InterruptedException {
 		try (RedisServer redis = RedisServer.start()) {
 			String version = info(redis, "server").getOrDefault("redis_version", "?");
-			List<Contender> contenders = Contenders.connect(redis.host(), redis.port(), options.only());
+			String namespace = Long.toHexString(System.nanoTime());
+			List<Contender> contenders = Contenders.connect(redis.host(), redis.port(), options.only(), namespace);
 			try {
 				out.printf("# setnx-lock benchmarks%n%n");
 				out.printf(
@@ -109,10 +125,20 @@ public final class LockBenchmark {
 				scenarios.add(scenario("Uncontended, 1 thread", 1, options, contenders, redis, out));
 				scenarios.add(scenario("Uncontended, " + MANY_THREADS + " threads on " + MANY_THREADS + " keys",
 						MANY_THREADS, options, contenders, redis, out));
+				List<ContendedScenario> contended = new ArrayList<>();
+				contended.add(contended("Contended, " + CONTENDING_THREADS + " threads on one key, one JVM", false,
+						options, contenders, redis, out,
+						(contender, duration) -> ContendedWorkload.timed(CONTENDING_THREADS, duration).run(contender)));
+				try (TwoJvms jvms = TwoJvms.start(redis.host(), redis.port(), namespace)) {
+					contended.add(contended("Contended, 2 JVMs × " + CONTENDING_THREADS / 2 + " threads on one key",
+							true, options, contenders, redis, out, (contender, duration) -> jvms.run(contender,
+									CONTENDING_THREADS / 2, duration, Long.MAX_VALUE)));
+				}
 				for (Scenario scenario : scenarios) {
 					out.println(scenario.table());
 				}
-				return scenarios;
+				contended.forEach((scenario) -> out.println(scenario.table()));
+				return new Report(scenarios, contended);
 			}
 			finally {
 				contenders.forEach(Contender::close);
@@ -168,6 +194,75 @@ public final class LockBenchmark {
 					runs.stream().mapToLong(Workload.Result::violations).sum(),
 					runs.stream().mapToLong(Workload.Result::errors).sum())));
 		return new Scenario(title, rows);
+	}
+
+	private static ContendedScenario contended(String title, boolean twoJvms, Options options, List<Contender> all,
+			RedisServer redis, PrintStream out, Runner runner) throws InterruptedException {
+		out.printf("%s:", title);
+		// PING excludes nobody: there is nothing to hand off
+		List<Contender> contenders = all.stream().filter(Contender::excludes).toList();
+		Map<String, List<ContendedWorkload.Result>> results = new LinkedHashMap<>();
+		Map<String, List<Double>> commands = new LinkedHashMap<>();
+		Map<String, List<Double>> ratios = new LinkedHashMap<>();
+		contenders.forEach((contender) -> results.put(contender.name(), new ArrayList<>()));
+		Random random = new Random(options.seed());
+		List<Contender> order = new ArrayList<>(contenders);
+		for (int round = 1; round <= options.rounds(); round++) {
+			if (round > 1) {
+				Collections.shuffle(order, random);
+			}
+			out.printf(" round %d", round);
+			Map<String, Double> perSecond = new LinkedHashMap<>();
+			for (Contender contender : order) {
+				// the uncontended scenarios warmed up other paths than waiting and
+				// waking up
+				if (round == 1 && !options.warmUp().isZero()) {
+					runner.run(contender, options.warmUp());
+				}
+				long before = totalCommands(redis);
+				ContendedWorkload.Result result = runner.run(contender, options.perRound());
+				// minus one for the INFO that took the first count
+				long used = totalCommands(redis) - before - 1;
+				results.get(contender.name()).add(result);
+				commands.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
+					.add((result.cycles() > 0) ? (double) used / result.cycles() : Double.NaN);
+				perSecond.put(contender.name(), result.cyclesPerSecond());
+				if (result.firstError() != null) {
+					out.printf("%n%s failed: %s%n", contender.name(), result.firstError());
+				}
+			}
+			Double floor = perSecond.get(Contenders.FLOOR);
+			perSecond.forEach((name, value) -> ratios.computeIfAbsent(name, (key) -> new ArrayList<>())
+				.add((floor != null) ? value / floor : Double.NaN));
+		}
+		out.println();
+		List<ContendedRow> rows = new ArrayList<>();
+		results.forEach((name, runs) -> {
+			double medianWait = median(
+					runs.stream().mapToDouble((run) -> run.waits().getValueAtPercentile(50) / 1e3).toArray());
+			double worstWait = runs.stream().mapToDouble((run) -> run.waits().getMaxValue() / 1e3).max().orElse(0);
+			rows.add(new ContendedRow(name,
+					median(runs.stream().mapToDouble(ContendedWorkload.Result::cyclesPerSecond).toArray()),
+					median(ratios.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
+					median(runs.stream().mapToDouble((run) -> run.handoffs().getValueAtPercentile(50) / 1e3).toArray()),
+					median(runs.stream().mapToDouble((run) -> run.handoffs().getValueAtPercentile(99) / 1e3).toArray()),
+					medianWait, worstWait / 1e3, worstWait / medianWait,
+					median(runs.stream().mapToDouble(ContendedWorkload.Result::sameThreadShare).toArray()),
+					median(runs.stream().mapToDouble(ContendedWorkload.Result::crossJvmShare).toArray()),
+					median(commands.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
+					runs.stream().mapToLong(ContendedWorkload.Result::violations).sum(),
+					runs.stream().mapToLong(ContendedWorkload.Result::errors).sum()));
+		});
+		return new ContendedScenario(title, twoJvms, rows);
+	}
+
+	/**
+	 * One timed run of a contender with several threads on one key.
+	 */
+	private interface Runner {
+
+		ContendedWorkload.Result run(Contender contender, Duration duration) throws InterruptedException;
+
 	}
 
 	static double median(double[] values) {
@@ -284,6 +379,103 @@ public final class LockBenchmark {
 	 */
 	public record Row(String contender, double cyclesPerSecond, double ratioToFloor, double p50Micros, double p99Micros,
 			double commandsPerCycle, long violations, long errors) {
+
+	}
+
+	/**
+	 * One contender's figures with several threads on one key.
+	 *
+	 * @param contender the contender's name
+	 * @param cyclesPerSecond median across rounds of acquisitions (each followed by a
+	 * release) per second
+	 * @param ratioToFloor median across rounds of acquisitions per second over the
+	 * floor's
+	 * @param handoffP50Micros median across rounds of the median handoff to another
+	 * thread, in microseconds
+	 * @param handoffP99Micros median across rounds of the 99th percentile handoff
+	 * @param waitP50Micros median across rounds of the median wait in {@code lock()}
+	 * @param worstWaitMillis the longest wait in {@code lock()} in all rounds, in
+	 * milliseconds
+	 * @param worstToMedianWait the longest wait over the median wait
+	 * @param sameThreadShare median across rounds of the share of acquisitions by the
+	 * thread that had just released the key
+	 * @param crossJvmShare median across rounds of the share of handoffs from one JVM to
+	 * the other; not a number in one JVM
+	 * @param commandsPerCycle median across rounds of the commands the server ran per
+	 * acquisition, calls inside scripts and failed attempts included
+	 * @param violations mutual-exclusion violations in all rounds
+	 * @param errors failed or stuck workers in all rounds
+	 */
+	public record ContendedRow(String contender, double cyclesPerSecond, double ratioToFloor, double handoffP50Micros,
+			double handoffP99Micros, double waitP50Micros, double worstWaitMillis, double worstToMedianWait,
+			double sameThreadShare, double crossJvmShare, double commandsPerCycle, long violations, long errors) {
+
+	}
+
+	/**
+	 * The figures of the contended scenario.
+	 *
+	 * @param title what ran
+	 * @param twoJvms whether the threads were spread over two JVMs
+	 * @param rows one per contender that excludes, in the order of the first round
+	 */
+	public record ContendedScenario(String title, boolean twoJvms, List<ContendedRow> rows) {
+
+		/**
+		 * Return the figures as a markdown table under a heading.
+		 * @return the markdown
+		 */
+		public String table() {
+			StringBuilder table = new StringBuilder("## ").append(this.title).append("\n\n");
+			table.append("| contender | cycles/s | × floor | handoff p50 µs | handoff p99 µs | wait p50 µs "
+					+ "| worst wait ms | worst / p50 wait | same thread again |"
+					+ (this.twoJvms ? " cross-JVM handoffs |" : "")
+					+ " server commands/cycle | violations | errors |\n");
+			table.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+					+ (this.twoJvms ? " ---: |" : "") + " ---: | ---: | ---: |\n");
+			for (ContendedRow row : this.rows) {
+				table.append(
+						String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.0f | %.0f | %.0f | %.1f | %.0f | %.0f%% |",
+								row.contender(), row.cyclesPerSecond(), row.ratioToFloor(), row.handoffP50Micros(),
+								row.handoffP99Micros(), row.waitP50Micros(), row.worstWaitMillis(),
+								row.worstToMedianWait(), row.sameThreadShare() * 100));
+				if (this.twoJvms) {
+					table.append(String.format(Locale.ROOT, " %.1f%% |", row.crossJvmShare() * 100));
+				}
+				table.append(String.format(Locale.ROOT, " %.2f | %d | %d |%n", row.commandsPerCycle(), row.violations(),
+						row.errors()));
+			}
+			table.append("\nShedLock and the raw floor only try once; here they retry after a 100 µs pause, "
+					+ "which their waits include.");
+			if (this.twoJvms) {
+				table.append(" Times come from the wall clock of each JVM, in whole microseconds.");
+			}
+			table.append("\n");
+			return table.toString();
+		}
+
+	}
+
+	/**
+	 * Everything one run measured.
+	 *
+	 * @param uncontended the uncontended scenarios
+	 * @param contended the contended scenarios: one JVM, then two
+	 */
+	public record Report(List<Scenario> uncontended, List<ContendedScenario> contended) {
+
+		/**
+		 * Whether any row saw an error or a mutual-exclusion violation.
+		 * @return whether the run failed
+		 */
+		public boolean failed() {
+			return this.uncontended.stream()
+				.flatMap((scenario) -> scenario.rows().stream())
+				.anyMatch((row) -> row.errors() > 0 || row.violations() > 0)
+					|| this.contended.stream()
+						.flatMap((scenario) -> scenario.rows().stream())
+						.anyMatch((row) -> row.errors() > 0 || row.violations() > 0);
+		}
 
 	}
 

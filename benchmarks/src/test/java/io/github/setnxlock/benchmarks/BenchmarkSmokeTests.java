@@ -31,8 +31,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Keeps the benchmark runnable in the default build, in seconds: every contender runs a
- * few hundred cycles uncontended and contended against a real {@code redis-server}, and
- * the harness prints its tables from a run far too short to mean anything.
+ * few hundred cycles uncontended and contended (4 and 8 threads on one key, and 2 JVMs ×
+ * 4 threads) against a real {@code redis-server}, and the harness prints its tables from
+ * a run far too short to mean anything.
  *
  * @author setnx-lock authors
  */
@@ -40,12 +41,15 @@ class BenchmarkSmokeTests {
 
 	private static RedisServer redis;
 
+	// shared with the child JVM of the two-JVM test, which must contend for the same keys
+	private static final String NAMESPACE = "smoke" + Long.toHexString(System.nanoTime());
+
 	private static List<Contender> contenders;
 
 	@BeforeAll
 	static void connect() {
 		redis = RedisServer.start();
-		contenders = Contenders.connect(redis.host(), redis.port(), List.of());
+		contenders = Contenders.connect(redis.host(), redis.port(), List.of(), NAMESPACE);
 	}
 
 	@AfterAll
@@ -87,11 +91,55 @@ class BenchmarkSmokeTests {
 	}
 
 	@Test
+	void whenEightThreadsContendForOneKeyThenEveryLockHandsItOverAndExcludes() throws InterruptedException {
+		for (Contender contender : contenders) {
+			if (contender.excludes()) {
+				ContendedWorkload.Result result = ContendedWorkload.cycles(8, 25).run(contender);
+				assertThat(result.firstError()).as(contender.name()).isNull();
+				assertThat(result.errors()).as(contender.name()).isZero();
+				assertThat(result.violations()).as(contender.name()).isZero();
+				assertThat(result.cycles()).as(contender.name()).isEqualTo(200);
+				assertThat(result.cyclesPerSecond()).as(contender.name()).isPositive();
+				assertThat(result.waits().getTotalCount()).as(contender.name()).isEqualTo(200);
+				assertThat(result.waits().getMaxValue()).as(contender.name()).isPositive();
+				// whoever finishes its cycles first leaves the key to the others, so at
+				// least 7 acquisitions follow another thread's release
+				assertThat(result.handoffs().getTotalCount()).as(contender.name()).isGreaterThanOrEqualTo(7);
+				assertThat(result.handoffs().getValueAtPercentile(50)).as(contender.name()).isPositive();
+				assertThat(result.sameThreadAgain() + result.handoffs().getTotalCount()).as(contender.name())
+					.isEqualTo(199);
+			}
+		}
+	}
+
+	@Test
+	void whenTwoJvmsContendForOneKeyThenEveryLockHandsItAcrossAndExcludes() throws InterruptedException {
+		try (TwoJvms jvms = TwoJvms.start(redis.host(), redis.port(), NAMESPACE)) {
+			for (Contender contender : contenders) {
+				if (contender.excludes()) {
+					ContendedWorkload.Result result = jvms.run(contender, 4, null, 10);
+					assertThat(result.firstError()).as(contender.name()).isNull();
+					assertThat(result.errors()).as(contender.name()).isZero();
+					assertThat(result.violations()).as(contender.name()).isZero();
+					assertThat(result.cycles()).as(contender.name()).isEqualTo(80);
+					assertThat(result.cyclesPerSecond()).as(contender.name()).isPositive();
+					assertThat(result.waits().getMaxValue()).as(contender.name()).isPositive();
+					// both JVMs take the key, so at least once it passes from one to the
+					// other
+					assertThat(result.crossJvmHandoffs()).as(contender.name()).isPositive();
+					assertThat(result.handoffs().getValueAtPercentile(50)).as(contender.name()).isPositive();
+				}
+			}
+		}
+	}
+
+	@Test
 	void harnessPrintsATableForEachScenario() throws InterruptedException {
 		ByteArrayOutputStream printed = new ByteArrayOutputStream();
-		List<LockBenchmark.Scenario> scenarios = LockBenchmark.run(LockBenchmark.Options.parse("--rounds", "2",
-				"--seconds", "0.05", "--warmup", "0", "--only", "token,raw,ping"),
+		LockBenchmark.Report report = LockBenchmark.run(LockBenchmark.Options.parse("--rounds", "2", "--seconds",
+				"0.05", "--warmup", "0", "--only", "token,raw,ping"),
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
+		List<LockBenchmark.Scenario> scenarios = report.uncontended();
 		assertThat(scenarios).hasSize(2);
 		for (LockBenchmark.Scenario scenario : scenarios) {
 			assertThat(scenario.rows()).extracting(LockBenchmark.Row::contender)
@@ -102,8 +150,24 @@ class BenchmarkSmokeTests {
 				assertThat(row.cyclesPerSecond()).isPositive();
 			});
 		}
+		assertThat(report.contended()).extracting(LockBenchmark.ContendedScenario::twoJvms)
+			.containsExactly(false, true);
+		for (LockBenchmark.ContendedScenario scenario : report.contended()) {
+			// PING excludes nobody, so it has no contended row
+			assertThat(scenario.rows()).extracting(LockBenchmark.ContendedRow::contender)
+				.containsExactly("setnx-lock token", Contenders.FLOOR);
+			assertThat(scenario.rows()).allSatisfy((row) -> {
+				assertThat(row.errors()).isZero();
+				assertThat(row.violations()).isZero();
+				assertThat(row.cyclesPerSecond()).isPositive();
+				assertThat(row.worstWaitMillis()).isPositive();
+			});
+		}
+		assertThat(report.failed()).isFalse();
 		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("## Uncontended, 1 thread")
 			.contains("## Uncontended, 8 threads on 8 keys")
+			.contains("## Contended, 8 threads on one key, one JVM")
+			.contains("## Contended, 2 JVMs × 4 threads on one key")
 			.contains("| " + Contenders.FLOOR + " |");
 	}
 
