@@ -17,12 +17,8 @@
 package io.github.setnxlock.benchmarks;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.HdrHistogram.Histogram;
 
@@ -47,8 +43,6 @@ public record ContendedWorkload(int threads, Duration duration, long cyclesPerTh
 
 	// A worker that has not finished this long after the deadline is stuck in the
 	// contender: report it rather than wait forever.
-	private static final Duration STUCK_AFTER = Duration.ofSeconds(60);
-
 	/**
 	 * A workload that runs for a time.
 	 * @param threads how many threads
@@ -84,25 +78,15 @@ public record ContendedWorkload(int threads, Duration duration, long cyclesPerTh
 		long[] cycles = new long[this.threads];
 		long[] again = new long[this.threads];
 		AtomicLong violations = new AtomicLong();
-		AtomicLong errors = new AtomicLong();
-		AtomicReference<Throwable> firstError = new AtomicReference<>();
-		CountDownLatch ready = new CountDownLatch(this.threads);
-		CountDownLatch start = new CountDownLatch(1);
-		long[] deadline = new long[1];
-		List<Thread> workers = new ArrayList<>();
 		for (int t = 0; t < this.threads; t++) {
-			int index = t;
 			waits[t] = new Histogram(3);
 			handoffs[t] = new Histogram(3);
-			Thread worker = new Thread(() -> {
-				try {
-					Contender.KeyLock lock = contender.lockFor(key);
-					ready.countDown();
-					start.await();
+		}
+		Workers.Outcome outcome = Workers.run(contender.name() + " " + key, this.threads, this.duration,
+				(index) -> contender.lockFor(key), (index, lock, end) -> {
 					Histogram wait = waits[index];
 					Histogram handoff = handoffs[index];
 					long done = 0;
-					long end = deadline[0];
 					while (done < this.cyclesPerThread && (this.duration == null || System.nanoTime() - end < 0)) {
 						long calling = System.nanoTime();
 						lock.lock();
@@ -130,31 +114,7 @@ public record ContendedWorkload(int threads, Duration duration, long cyclesPerTh
 						done++;
 					}
 					cycles[index] = done;
-				}
-				catch (Throwable ex) {
-					errors.incrementAndGet();
-					firstError.compareAndSet(null, ex);
-					ready.countDown();
-				}
-			}, contender.name() + " " + key + " worker " + t);
-			worker.setDaemon(true);
-			workers.add(worker);
-			worker.start();
-		}
-		ready.await();
-		long begin = System.nanoTime();
-		deadline[0] = begin + ((this.duration != null) ? this.duration.toNanos() : 0);
-		start.countDown();
-		long waitMillis = ((this.duration != null) ? this.duration : Duration.ZERO).plus(STUCK_AFTER).toMillis();
-		for (Thread worker : workers) {
-			worker.join(Math.max(1, waitMillis - Duration.ofNanos(System.nanoTime() - begin).toMillis()));
-			if (worker.isAlive()) {
-				errors.incrementAndGet();
-				firstError.compareAndSet(null, new IllegalStateException(worker.getName() + " is stuck"));
-				worker.interrupt();
-			}
-		}
-		long elapsed = System.nanoTime() - begin;
+				});
 		Histogram allWaits = new Histogram(3);
 		Histogram allHandoffs = new Histogram(3);
 		long total = 0;
@@ -165,8 +125,8 @@ public record ContendedWorkload(int threads, Duration duration, long cyclesPerTh
 			total += cycles[t];
 			sameThread += again[t];
 		}
-		return new Result(contender.name(), total, elapsed, allWaits, allHandoffs, sameThread, 0, violations.get(),
-				errors.get(), firstError.get());
+		return new Result(contender.name(), total, outcome.elapsedNanos(), allWaits, allHandoffs, sameThread, 0,
+				violations.get(), outcome.errors(), outcome.firstError());
 	}
 
 	/**

@@ -17,12 +17,8 @@
 package io.github.setnxlock.benchmarks;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.HdrHistogram.Histogram;
 
@@ -43,8 +39,6 @@ public record Workload(int threads, int keys, Duration duration, long cyclesPerT
 
 	// A worker that has not finished this long after the deadline is stuck in the
 	// contender: report it rather than wait forever.
-	private static final Duration STUCK_AFTER = Duration.ofSeconds(60);
-
 	/**
 	 * A workload that runs for a time.
 	 * @param threads how many threads
@@ -80,27 +74,16 @@ public record Workload(int threads, int keys, Duration duration, long cyclesPerT
 			holders[k] = new AtomicInteger();
 		}
 		Histogram[] histograms = new Histogram[this.threads];
+		for (int t = 0; t < this.threads; t++) {
+			histograms[t] = new Histogram(3);
+		}
 		long[] cycles = new long[this.threads];
 		AtomicLong violations = new AtomicLong();
-		AtomicLong errors = new AtomicLong();
-		AtomicReference<Throwable> firstError = new AtomicReference<>();
-		CountDownLatch ready = new CountDownLatch(this.threads);
-		CountDownLatch start = new CountDownLatch(1);
-		long[] deadline = new long[1];
-		List<Thread> workers = new ArrayList<>();
-		for (int t = 0; t < this.threads; t++) {
-			int index = t;
-			int key = t % this.keys;
-			histograms[t] = new Histogram(3);
-			Thread worker = new Thread(() -> {
-				try {
-					Contender.KeyLock lock = contender.lockFor(run + ":" + key);
-					ready.countDown();
-					start.await();
+		Workers.Outcome outcome = Workers.run(contender.name() + " " + run, this.threads, this.duration,
+				(index) -> contender.lockFor(run + ":" + (index % this.keys)), (index, lock, end) -> {
 					Histogram histogram = histograms[index];
-					AtomicInteger holding = holders[key];
+					AtomicInteger holding = holders[index % this.keys];
 					long done = 0;
-					long end = deadline[0];
 					while (done < this.cyclesPerThread && (this.duration == null || System.nanoTime() - end < 0)) {
 						long begin = System.nanoTime();
 						lock.lock();
@@ -113,38 +96,15 @@ public record Workload(int threads, int keys, Duration duration, long cyclesPerT
 						done++;
 					}
 					cycles[index] = done;
-				}
-				catch (Throwable ex) {
-					errors.incrementAndGet();
-					firstError.compareAndSet(null, ex);
-					ready.countDown();
-				}
-			}, contender.name() + " " + run + " worker " + t);
-			worker.setDaemon(true);
-			workers.add(worker);
-			worker.start();
-		}
-		ready.await();
-		long begin = System.nanoTime();
-		deadline[0] = begin + ((this.duration != null) ? this.duration.toNanos() : 0);
-		start.countDown();
-		long waitMillis = ((this.duration != null) ? this.duration : Duration.ZERO).plus(STUCK_AFTER).toMillis();
-		for (Thread worker : workers) {
-			worker.join(Math.max(1, waitMillis - Duration.ofNanos(System.nanoTime() - begin).toMillis()));
-			if (worker.isAlive()) {
-				errors.incrementAndGet();
-				firstError.compareAndSet(null, new IllegalStateException(worker.getName() + " is stuck"));
-				worker.interrupt();
-			}
-		}
-		long elapsed = System.nanoTime() - begin;
+				});
 		Histogram all = new Histogram(3);
 		long total = 0;
 		for (int t = 0; t < this.threads; t++) {
 			all.add(histograms[t]);
 			total += cycles[t];
 		}
-		return new Result(contender.name(), total, elapsed, all, violations.get(), errors.get(), firstError.get());
+		return new Result(contender.name(), total, outcome.elapsedNanos(), all, violations.get(), outcome.errors(),
+				outcome.firstError());
 	}
 
 	/**
