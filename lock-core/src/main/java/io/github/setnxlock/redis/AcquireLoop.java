@@ -65,8 +65,6 @@ final class AcquireLoop {
 
 	private final LockCommands commands;
 
-	private final CommandRunner runner;
-
 	private final ReleaseMessages messages;
 
 	private final boolean holdersAnnounce;
@@ -74,15 +72,13 @@ final class AcquireLoop {
 	/**
 	 * Create the loop.
 	 * @param commands the protocol
-	 * @param runner runs the attempts
 	 * @param messages the release subscription
 	 * @param holdersAnnounce whether every holder announces its release (token protocol);
 	 * if not (timestamp protocol, where clients of the documented pattern release with a
 	 * plain {@code DEL}), waiters also re-check on a short backoff
 	 */
-	AcquireLoop(LockCommands commands, CommandRunner runner, ReleaseMessages messages, boolean holdersAnnounce) {
+	AcquireLoop(LockCommands commands, ReleaseMessages messages, boolean holdersAnnounce) {
 		this.commands = commands;
-		this.runner = runner;
 		this.messages = messages;
 		this.holdersAnnounce = holdersAnnounce;
 	}
@@ -120,7 +116,7 @@ final class AcquireLoop {
 				long generation = state.releaseGeneration();
 				CompletableFuture<Attempt> future;
 				try {
-					future = this.runner.submit(() -> this.commands.acquire(key, ownerToken, lease));
+					future = this.commands.acquire(key, ownerToken, lease);
 				}
 				catch (CommandRunner.RedisStalledException ex) {
 					throw new LockAccessException(key.key(), "Could not acquire lock '" + key.key() + "' (Redis key '"
@@ -184,15 +180,23 @@ final class AcquireLoop {
 		}
 	}
 
+	private static void abandoned(LockKey key, Throwable failure) {
+		// The key ends with its lease; nobody is waiting for this answer.
+		logger.debug("Could not release abandoned acquisition of lock '" + key.key() + "'", failure);
+	}
+
 	private void releaseWhenAcquired(LockKey key, CompletableFuture<Attempt> future) {
 		future.whenComplete((attempt, failure) -> {
 			if (attempt != null && attempt.acquired()) {
 				try {
-					this.commands.release(key, attempt.lease());
+					this.commands.release(key, attempt.lease()).whenComplete((result, releaseFailure) -> {
+						if (releaseFailure != null) {
+							abandoned(key, releaseFailure);
+						}
+					});
 				}
 				catch (RuntimeException ex) {
-					// The key ends with its lease; nobody is waiting for this answer.
-					logger.debug("Could not release abandoned acquisition of lock '" + key.key() + "'", ex);
+					abandoned(key, ex);
 				}
 			}
 		});

@@ -17,6 +17,7 @@
 package io.github.setnxlock.redis;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -137,14 +138,35 @@ final class CommandRunner implements AutoCloseable {
 			return answer.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
 		}
 		catch (ExecutionException ex) {
-			if (ex.getCause() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (ex.getCause() instanceof Error error) {
-				throw error;
-			}
-			throw new IllegalStateException(ex.getCause());
+			throw rethrown(ex.getCause());
 		}
+	}
+
+	/**
+	 * Return an answer that is already there, such as one a call on the calling thread
+	 * gave, or throw what failed it.
+	 * @param <T> the type of the answer
+	 * @param answer the answer
+	 * @return the answer
+	 * @throws RuntimeException what the command threw
+	 */
+	static <T> T answered(CompletableFuture<T> answer) {
+		try {
+			return answer.join();
+		}
+		catch (CompletionException ex) {
+			throw rethrown(ex.getCause());
+		}
+	}
+
+	private static RuntimeException rethrown(Throwable cause) {
+		if (cause instanceof RuntimeException runtime) {
+			return runtime;
+		}
+		if (cause instanceof Error error) {
+			throw error;
+		}
+		return new IllegalStateException(cause);
 	}
 
 	/**

@@ -17,12 +17,17 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Redis side of one protocol: acquire (with the expire-takeover), owner-checked
  * release, and a read of whether anyone holds a key. Implementations are stateless and
  * thread-safe; every Redis failure surfaces as a
  * {@link io.github.setnxlock.LockAccessException} naming the key.
+ * <p>
+ * Acquire and release, which callers wait for with deadlines of their own, hand back
+ * answers to come (see {@link ScriptCalls}); renewals and reads block, and run on a
+ * {@link CommandRunner} thread.
  *
  * @author setnx-lock authors
  */
@@ -33,17 +38,17 @@ interface LockCommands {
 	 * @param key the lock's keys
 	 * @param ownerToken the random token of this acquisition
 	 * @param lease how long the hold lasts
-	 * @return the attempt's outcome
+	 * @return the attempt's outcome to come
 	 */
-	Attempt acquire(LockKey key, String ownerToken, Duration lease);
+	CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease);
 
 	/**
 	 * Delete the lock key if it still belongs to the given lease.
 	 * @param key the lock's keys
 	 * @param lease the lease to give back
-	 * @return what the release found
+	 * @return what the release found, to come
 	 */
-	ReleaseResult release(LockKey key, Lease lease);
+	CompletableFuture<ReleaseResult> release(LockKey key, Lease lease);
 
 	/**
 	 * If the lock key still belongs to the given lease, let it expire after the given
@@ -51,9 +56,9 @@ interface LockCommands {
 	 * @param key the lock's keys
 	 * @param lease the lease to give back
 	 * @param keep how long the key stays
-	 * @return what the release found
+	 * @return what the release found, to come
 	 */
-	ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep);
+	CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep);
 
 	/**
 	 * Extend the leases of held locks while their keys are still theirs, all in one round

@@ -37,13 +37,25 @@ final class RedisCall {
 		try {
 			return call.get();
 		}
-		catch (LockAccessException ex) {
-			throw ex;
-		}
 		catch (RuntimeException ex) {
-			throw new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key() + "' (Redis key '"
-					+ key.redisKey() + "'): " + describe(ex), ex);
+			throw failure(key, action, ex);
 		}
+	}
+
+	/**
+	 * Return the error for a failed call: the exception itself when it already names the
+	 * lock, else a {@link LockAccessException} that does.
+	 * @param key the lock
+	 * @param action what the call did, such as "acquire"
+	 * @param ex what the client threw
+	 * @return the error to throw
+	 */
+	static LockAccessException failure(LockKey key, String action, RuntimeException ex) {
+		if (ex instanceof LockAccessException named) {
+			return named;
+		}
+		return new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key() + "' (Redis key '"
+				+ key.redisKey() + "'): " + describe(ex), ex);
 	}
 
 	/**
@@ -117,7 +129,7 @@ final class RedisCall {
 				null);
 	}
 
-	private static LockAccessException unexpected(LockKey key, Object reply) {
+	static LockAccessException unexpected(LockKey key, Object reply) {
 		return new LockAccessException(key.key(), "Unexpected reply from Redis for lock '" + key.key()
 				+ "' (Redis key '" + key.redisKey() + "'): " + reply, null);
 	}

@@ -247,9 +247,9 @@ final class RedisLeasedLock implements LeasedLock {
 		ReleaseResult result;
 		try {
 			// Sent even for a lost hold: the scripts only delete what is still ours.
-			result = this.registry.runner.runUninterrupted(
-					() -> (keep != null) ? this.registry.commands.releaseKeeping(this.key, hold.lease(), keep)
-							: this.registry.commands.release(this.key, hold.lease()));
+			result = this.registry.runner
+				.awaitUninterrupted((keep != null) ? this.registry.commands.releaseKeeping(this.key, hold.lease(), keep)
+						: this.registry.commands.release(this.key, hold.lease()));
 		}
 		finally {
 			// Redis first: a local waiter must not find our key still there.

@@ -17,6 +17,7 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
@@ -44,7 +45,10 @@ import io.github.setnxlock.LockAccessException;
  * the script, so {@code WAIT} there would count nothing and the guard would promise what
  * it does not check.
  * <p>
- * Releases, renewals and reads go to the protocol unguarded.
+ * The session blocks, so guarded acquisitions run on a {@link CommandRunner} thread, with
+ * the protocol's script sent through the template inside the session rather than on
+ * Lettuce's asynchronous API, which would bypass it. Releases, renewals and reads go to
+ * the protocol unguarded.
  *
  * @author setnx-lock authors
  */
@@ -52,21 +56,42 @@ final class ReplicationGuard implements LockCommands {
 
 	private final LockCommands protocol;
 
+	private final LockCommands inSession;
+
 	private final StringRedisTemplate redis;
+
+	private final CommandRunner runner;
 
 	private final int replicas;
 
 	private final long timeoutMillis;
 
-	ReplicationGuard(LockCommands protocol, StringRedisTemplate redis, int replicas, Duration timeout) {
+	/**
+	 * Guard a protocol.
+	 * @param protocol the protocol, for everything but acquisitions
+	 * @param inSession the same protocol on {@link ScriptCalls#inline inline calls}, for
+	 * acquisitions inside the session
+	 * @param redis the template
+	 * @param runner the threads that acquisitions run on
+	 * @param replicas how many replicas must acknowledge
+	 * @param timeout how long they have
+	 */
+	ReplicationGuard(LockCommands protocol, LockCommands inSession, StringRedisTemplate redis, CommandRunner runner,
+			int replicas, Duration timeout) {
 		this.protocol = protocol;
+		this.inSession = inSession;
 		this.redis = redis;
+		this.runner = runner;
 		this.replicas = replicas;
 		this.timeoutMillis = timeout.toMillis();
 	}
 
 	@Override
-	public Attempt acquire(LockKey key, String ownerToken, Duration lease) {
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease) {
+		return this.runner.submit(() -> acquireAcknowledged(key, ownerToken, lease));
+	}
+
+	private Attempt acquireAcknowledged(LockKey key, String ownerToken, Duration lease) {
 		Acknowledged acknowledged = RedisCall.run(key, "acquire",
 				() -> this.redis.execute(new SessionCallback<Acknowledged>() {
 
@@ -99,7 +124,7 @@ final class ReplicationGuard implements LockCommands {
 					null);
 		}
 		// The protocol's template finds the connection this session bound to the thread.
-		Attempt attempt = this.protocol.acquire(key, ownerToken, lease);
+		Attempt attempt = CommandRunner.answered(this.inSession.acquire(key, ownerToken, lease));
 		if (!attempt.acquired()) {
 			return new Acknowledged(attempt, 0);
 		}
@@ -126,7 +151,7 @@ final class ReplicationGuard implements LockCommands {
 
 	private void release(LockKey key, Lease lease, LockAccessException failure) {
 		try {
-			this.protocol.release(key, lease);
+			CommandRunner.answered(this.inSession.release(key, lease));
 		}
 		catch (RuntimeException ex) {
 			// The key then ends with its lease.
@@ -135,12 +160,12 @@ final class ReplicationGuard implements LockCommands {
 	}
 
 	@Override
-	public ReleaseResult release(LockKey key, Lease lease) {
+	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
 		return this.protocol.release(key, lease);
 	}
 
 	@Override
-	public ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep) {
+	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		return this.protocol.releaseKeeping(key, lease, keep);
 	}
 

@@ -164,20 +164,25 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		this.redis = redis;
-		LockCommands protocol = switch (settings.protocol()) {
-			case TOKEN -> new TokenLockCommands(redis, FENCE_RETENTION, settings.releaseChannel());
-			case TIMESTAMP -> new TimestampLockCommands(redis, FENCE_RETENTION, settings);
-		};
-		this.commands = (settings.replicationGuardReplicas() > 0) ? new ReplicationGuard(protocol, redis,
-				settings.replicationGuardReplicas(), settings.replicationGuardTimeout()) : protocol;
+		LockCommands protocol = protocol(redis, ScriptCalls.of(redis, this.runner), settings);
+		this.commands = (settings.replicationGuardReplicas() > 0)
+				? new ReplicationGuard(protocol, protocol(redis, ScriptCalls.inline(redis), settings), redis,
+						this.runner, settings.replicationGuardReplicas(), settings.replicationGuardTimeout())
+				: protocol;
 		this.messages = new ReleaseMessages(redis, settings.releaseChannel(),
 				settings.keyspaceNotifications() ? keyspacePattern(settings.keyPrefix()) : null, this.states,
 				this.runner);
-		this.acquireLoop = new AcquireLoop(this.commands, this.runner, this.messages,
-				settings.protocol() == LockProtocol.TOKEN);
+		this.acquireLoop = new AcquireLoop(this.commands, this.messages, settings.protocol() == LockProtocol.TOKEN);
 		this.events = new LockEvents(listeners);
 		this.renewer = new LeaseRenewer(this.commands, this.runner, this.states, settings.leaseTime(),
 				settings.maxHold(), this.events);
+	}
+
+	private static LockCommands protocol(StringRedisTemplate redis, ScriptCalls calls, SetnxLockSettings settings) {
+		return switch (settings.protocol()) {
+			case TOKEN -> new TokenLockCommands(redis, calls, FENCE_RETENTION, settings.releaseChannel());
+			case TIMESTAMP -> new TimestampLockCommands(redis, calls, FENCE_RETENTION, settings);
+		};
 	}
 
 	/**

@@ -19,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -49,6 +50,8 @@ final class TimestampLockCommands implements LockCommands {
 
 	private final StringRedisTemplate redis;
 
+	private final ScriptCalls calls;
+
 	private final long fenceRetentionMillis;
 
 	private final long unitMillis;
@@ -57,8 +60,10 @@ final class TimestampLockCommands implements LockCommands {
 
 	private final String releaseChannel;
 
-	TimestampLockCommands(StringRedisTemplate redis, Duration fenceRetention, SetnxLockSettings settings) {
+	TimestampLockCommands(StringRedisTemplate redis, ScriptCalls calls, Duration fenceRetention,
+			SetnxLockSettings settings) {
 		this.redis = redis;
+		this.calls = calls;
 		this.fenceRetentionMillis = fenceRetention.toMillis();
 		this.unitMillis = settings.timestampUnit().toMillis();
 		this.localClock = (settings.timestampClock() == TimestampClock.LOCAL) ? settings.localClock() : null;
@@ -66,15 +71,18 @@ final class TimestampLockCommands implements LockCommands {
 	}
 
 	@Override
-	public Attempt acquire(LockKey key, String ownerToken, Duration lease) {
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease) {
 		long leaseMillis = lease.toMillis();
 		// Rounded up: a lease is a promise of at least that long.
 		long leaseUnits = (leaseMillis + this.unitMillis - 1) / this.unitMillis;
 		long sentNanos = System.nanoTime();
-		List<?> reply = RedisCall.list(key, RedisCall.run(key, "acquire",
-				() -> this.redis.execute(LockScripts.TIMESTAMP_ACQUIRE, List.of(key.redisKey(), key.fenceKey()),
-						Long.toString(this.unitMillis), Long.toString(leaseUnits), callerClock(),
-						Long.toString(KEY_GRACE.toMillis()), Long.toString(leaseMillis + this.fenceRetentionMillis))));
+		return this.calls.run(key, "acquire", LockScripts.TIMESTAMP_ACQUIRE, List.of(key.redisKey(), key.fenceKey()),
+				List.of(Long.toString(this.unitMillis), Long.toString(leaseUnits), callerClock(),
+						Long.toString(KEY_GRACE.toMillis()), Long.toString(leaseMillis + this.fenceRetentionMillis)))
+			.thenApply((answer) -> attempt(key, RedisCall.list(key, answer), sentNanos));
+	}
+
+	private static Attempt attempt(LockKey key, List<?> reply, long sentNanos) {
 		long status = RedisCall.longAt(key, reply, 0);
 		if (status == 1 || status == 2) {
 			Lease acquired = new Lease(RedisCall.stringAt(key, reply, 2), RedisCall.longAt(key, reply, 1), sentNanos,
@@ -95,23 +103,22 @@ final class TimestampLockCommands implements LockCommands {
 	}
 
 	@Override
-	public ReleaseResult release(LockKey key, Lease lease) {
-		Long result = RedisCall.run(key, "release",
-				() -> this.redis.execute(LockScripts.TIMESTAMP_RELEASE, List.of(key.redisKey(), key.fenceKey()),
-						lease.value(), Long.toString(this.unitMillis), callerClock(),
-						Long.toString(lease.fencingToken()), this.releaseChannel));
-		return releaseResult(result);
+	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
+		return this.calls
+			.run(key, "release", LockScripts.TIMESTAMP_RELEASE, List.of(key.redisKey(), key.fenceKey()),
+					List.of(lease.value(), Long.toString(this.unitMillis), callerClock(),
+							Long.toString(lease.fencingToken()), this.releaseChannel))
+			.thenApply((answer) -> releaseResult(key, answer));
 	}
 
 	@Override
-	public ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep) {
-		List<?> reply = RedisCall.list(key,
-				RedisCall.run(key, "release",
-						() -> this.redis.execute(LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey(), key.fenceKey()),
-								lease.value(), Long.toString(this.unitMillis), callerClock(),
-								Long.toString(keep.toMillis()), Long.toString(KEY_GRACE.toMillis()),
-								Long.toString(lease.fencingToken()), Long.toString(this.fenceRetentionMillis))));
-		return releaseResult(RedisCall.longAt(key, reply, 0));
+	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
+		return this.calls
+			.run(key, "release", LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey(), key.fenceKey()),
+					List.of(lease.value(), Long.toString(this.unitMillis), callerClock(),
+							Long.toString(keep.toMillis()), Long.toString(KEY_GRACE.toMillis()),
+							Long.toString(lease.fencingToken()), Long.toString(this.fenceRetentionMillis)))
+			.thenApply((answer) -> releaseResult(RedisCall.longAt(key, RedisCall.list(key, answer), 0)));
 	}
 
 	@Override
@@ -145,6 +152,13 @@ final class TimestampLockCommands implements LockCommands {
 			}
 		}
 		return results;
+	}
+
+	private static ReleaseResult releaseResult(LockKey key, Object answer) {
+		if (answer != null && !(answer instanceof Long)) {
+			throw RedisCall.unexpected(key, answer);
+		}
+		return releaseResult((Long) answer);
 	}
 
 	private static ReleaseResult releaseResult(Long result) {

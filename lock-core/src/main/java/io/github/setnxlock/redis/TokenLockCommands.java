@@ -18,6 +18,7 @@ package io.github.setnxlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -34,25 +35,31 @@ final class TokenLockCommands implements LockCommands {
 
 	private final StringRedisTemplate redis;
 
+	private final ScriptCalls calls;
+
 	private final long fenceRetentionMillis;
 
 	private final String releaseChannel;
 
-	TokenLockCommands(StringRedisTemplate redis, Duration fenceRetention, String releaseChannel) {
+	TokenLockCommands(StringRedisTemplate redis, ScriptCalls calls, Duration fenceRetention, String releaseChannel) {
 		this.redis = redis;
+		this.calls = calls;
 		this.releaseChannel = releaseChannel;
 		this.fenceRetentionMillis = fenceRetention.toMillis();
 	}
 
 	@Override
-	public Attempt acquire(LockKey key, String ownerToken, Duration lease) {
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease) {
 		long leaseMillis = lease.toMillis();
 		long sentNanos = System.nanoTime();
-		List<?> reply = RedisCall.list(key,
-				RedisCall.run(key, "acquire",
-						() -> this.redis.execute(LockScripts.TOKEN_ACQUIRE, List.of(key.redisKey(), key.fenceKey()),
-								ownerToken, Long.toString(leaseMillis),
-								Long.toString(leaseMillis + this.fenceRetentionMillis))));
+		return this.calls
+			.run(key, "acquire", LockScripts.TOKEN_ACQUIRE, List.of(key.redisKey(), key.fenceKey()),
+					List.of(ownerToken, Long.toString(leaseMillis),
+							Long.toString(leaseMillis + this.fenceRetentionMillis)))
+			.thenApply((answer) -> attempt(key, RedisCall.list(key, answer), ownerToken, sentNanos, leaseMillis));
+	}
+
+	private static Attempt attempt(LockKey key, List<?> reply, String ownerToken, long sentNanos, long leaseMillis) {
 		long status = RedisCall.longAt(key, reply, 0);
 		if (status == 1) {
 			return Attempt.acquired(new Lease(ownerToken, RedisCall.longAt(key, reply, 1), sentNanos, leaseMillis));
@@ -67,17 +74,23 @@ final class TokenLockCommands implements LockCommands {
 	}
 
 	@Override
-	public ReleaseResult release(LockKey key, Lease lease) {
-		Long deleted = RedisCall.run(key, "release", () -> this.redis.execute(LockScripts.TOKEN_RELEASE,
-				List.of(key.redisKey()), lease.value(), this.releaseChannel));
-		return (deleted != null && deleted == 1) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OURS;
+	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
+		return this.calls
+			.run(key, "release", LockScripts.TOKEN_RELEASE, List.of(key.redisKey()),
+					List.of(lease.value(), this.releaseChannel))
+			.thenApply(TokenLockCommands::releaseResult);
 	}
 
 	@Override
-	public ReleaseResult releaseKeeping(LockKey key, Lease lease, Duration keep) {
-		Long kept = RedisCall.run(key, "release", () -> this.redis.execute(LockScripts.TOKEN_KEEP,
-				List.of(key.redisKey()), lease.value(), Long.toString(keep.toMillis())));
-		return (kept != null && kept == 1) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OURS;
+	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
+		return this.calls
+			.run(key, "release", LockScripts.TOKEN_KEEP, List.of(key.redisKey()),
+					List.of(lease.value(), Long.toString(keep.toMillis())))
+			.thenApply(TokenLockCommands::releaseResult);
+	}
+
+	private static ReleaseResult releaseResult(Object answer) {
+		return Long.valueOf(1).equals(answer) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OURS;
 	}
 
 	@Override

@@ -116,6 +116,19 @@ abstract class AbstractLockContractTests {
 	}
 
 	@Test
+	void scriptsThatRedisForgotAreSentAgain() throws InterruptedException {
+		LeasedLock lock = this.first.registry.obtain("forgotten-scripts");
+		assertThat(lock.tryLock()).isTrue();
+		redis.server().execute("SCRIPT", "FLUSH");
+		lock.unlock();
+		assertThat(exists(settings().keyPrefix() + "forgotten-scripts")).isFalse();
+		redis.server().execute("SCRIPT", "FLUSH");
+		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		assertThat(exists(settings().keyPrefix() + "forgotten-scripts")).isTrue();
+		lock.unlock();
+	}
+
+	@Test
 	void tryLockWhenFreeThenHoldsItAndUnlockDeletesTheKey() {
 		LeasedLock lock = this.first.registry.obtain("free");
 		assertThat(lock.tryLock()).isTrue();

@@ -23,7 +23,8 @@ import io.github.setnxlock.LockListener;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -34,7 +35,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class TestClient implements AutoCloseable {
 
-	private final LettuceConnectionFactory factory;
+	private final RedisConnectionFactory factory;
 
 	final StringRedisTemplate redis;
 
@@ -58,7 +59,7 @@ final class TestClient implements AutoCloseable {
 	 * @param settings the registry's settings
 	 * @param listeners the registry's listeners
 	 */
-	TestClient(LettuceConnectionFactory factory, SetnxLockSettings settings, List<LockListener> listeners) {
+	TestClient(RedisConnectionFactory factory, SetnxLockSettings settings, List<LockListener> listeners) {
 		this.factory = factory;
 		this.redis = RedisConnections.template(this.factory);
 		this.registry = new SetnxLockRegistry(this.redis, settings, listeners);
@@ -67,7 +68,14 @@ final class TestClient implements AutoCloseable {
 	@Override
 	public void close() {
 		this.registry.close();
-		this.factory.destroy();
+		if (this.factory instanceof DisposableBean disposable) {
+			try {
+				disposable.destroy();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException("Could not close the connection factory", ex);
+			}
+		}
 	}
 
 }

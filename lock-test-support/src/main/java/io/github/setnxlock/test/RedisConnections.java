@@ -19,6 +19,7 @@ package io.github.setnxlock.test;
 import java.time.Duration;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -121,7 +122,7 @@ public final class RedisConnections {
 	 * @param factory the factory
 	 * @return the template
 	 */
-	public static StringRedisTemplate template(LettuceConnectionFactory factory) {
+	public static StringRedisTemplate template(RedisConnectionFactory factory) {
 		return new StringRedisTemplate(factory);
 	}
 

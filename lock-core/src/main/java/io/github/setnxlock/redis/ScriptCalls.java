@@ -1,0 +1,105 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Sends the lock scripts that a caller waits for, and hands back their answers to come,
+ * so that the caller waits with its own deadline and its own handling of interrupts.
+ * <p>
+ * On Lettuce with a shared native connection (Spring Boot's default) the script goes out
+ * on that connection's asynchronous API, from the calling thread, and the answer arrives
+ * on Lettuce's event loop: an acquire or a release costs one round trip and no thread of
+ * ours. Other clients (Jedis, a Lettuce factory that does not share its connection) block
+ * while they wait, so there the template runs the script on a {@link CommandRunner}
+ * thread, which a caller can stop waiting for.
+ * <p>
+ * An answer is normalized to what {@link RedisCall} reads: a {@link Long}, a
+ * {@link String}, {@code null}, or a {@link List} of those. A failure is a
+ * {@link io.github.setnxlock.LockAccessException} naming the lock and what Redis said.
+ *
+ * @author setnx-lock authors
+ */
+interface ScriptCalls {
+
+	/**
+	 * Run a script.
+	 * @param key the lock it is for, which errors name
+	 * @param action what it does, for errors ("acquire", "release")
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return its answer to come
+	 * @throws CommandRunner.RedisStalledException when the script would need a thread and
+	 * too many already wait for Redis
+	 */
+	CompletableFuture<Object> run(LockKey key, String action, RedisScript<?> script, List<String> keys,
+			List<String> args);
+
+	/**
+	 * Return the calls for a template: Lettuce's asynchronous API where the template's
+	 * factory allows it, the runner's threads otherwise.
+	 * @param redis the template
+	 * @param runner the threads for clients that block
+	 * @return the calls
+	 */
+	static ScriptCalls of(StringRedisTemplate redis, CommandRunner runner) {
+		if (ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptCalls.class.getClassLoader())) {
+			ScriptCalls lettuce = LettuceScriptCalls.forFactory(redis.getRequiredConnectionFactory(), runner);
+			if (lettuce != null) {
+				return lettuce;
+			}
+		}
+		return onThreads(redis, runner);
+	}
+
+	/**
+	 * Return calls that run each script through the template on a runner thread.
+	 * @param redis the template
+	 * @param runner the threads
+	 * @return the calls
+	 */
+	static ScriptCalls onThreads(StringRedisTemplate redis, CommandRunner runner) {
+		return (key, action, script, keys, args) -> runner
+			.submit(() -> RedisCall.run(key, action, () -> redis.execute(script, keys, args.toArray())));
+	}
+
+	/**
+	 * Return calls that run each script through the template on the calling thread and
+	 * hand back a completed answer: for callers that already run on a thread of their
+	 * own, inside a session of the template that a script must share.
+	 * @param redis the template
+	 * @return the calls
+	 */
+	static ScriptCalls inline(StringRedisTemplate redis) {
+		return (key, action, script, keys, args) -> {
+			try {
+				return CompletableFuture
+					.completedFuture(RedisCall.run(key, action, () -> redis.execute(script, keys, args.toArray())));
+			}
+			catch (RuntimeException ex) {
+				return CompletableFuture.failedFuture(ex);
+			}
+		};
+	}
+
+}

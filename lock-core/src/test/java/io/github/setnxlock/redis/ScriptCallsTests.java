@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.TimeoutOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which path the lock scripts take for a connection factory. The factories are never
+ * started: choosing reads only their configuration. What each path does against a real
+ * Redis is the contract suites' part ({@link TokenLockContractTests} on Lettuce,
+ * {@link TokenLockJedisContractTests} on Jedis).
+ *
+ * @author setnx-lock authors
+ */
+class ScriptCallsTests {
+
+	private final CommandRunner runner = new CommandRunner();
+
+	@AfterEach
+	void close() {
+		this.runner.close();
+	}
+
+	@Test
+	void lettuceSharingItsConnectionSendsScriptsWithoutAThreadOfOurs() {
+		assertThat(calls(lettuce(LettuceClientConfiguration.builder().build(), true)))
+			.isInstanceOf(LettuceScriptCalls.class);
+	}
+
+	@Test
+	void lettuceWithADedicatedConnectionPerCallRunsScriptsOnThreads() {
+		assertThat(calls(lettuce(LettuceClientConfiguration.builder().build(), false)))
+			.isNotInstanceOf(LettuceScriptCalls.class);
+	}
+
+	@Test
+	void lettuceThatDoesNotTimeCommandsOutRunsScriptsOnThreads() {
+		ClientOptions noTimeouts = ClientOptions.builder()
+			.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
+			.build();
+		assertThat(calls(lettuce(LettuceClientConfiguration.builder().clientOptions(noTimeouts).build(), true)))
+			.isNotInstanceOf(LettuceScriptCalls.class);
+	}
+
+	@Test
+	void lettuceThatTimesCommandsOutItselfSendsScriptsWithoutAThreadOfOurs() {
+		ClientOptions timeouts = ClientOptions.builder()
+			.timeoutOptions(TimeoutOptions.enabled(Duration.ofSeconds(3)))
+			.build();
+		assertThat(calls(lettuce(LettuceClientConfiguration.builder().clientOptions(timeouts).build(), true)))
+			.isInstanceOf(LettuceScriptCalls.class);
+	}
+
+	@Test
+	void jedisRunsScriptsOnThreads() {
+		assertThat(calls(new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", 1))))
+			.isNotInstanceOf(LettuceScriptCalls.class);
+	}
+
+	private ScriptCalls calls(RedisConnectionFactory factory) {
+		return ScriptCalls.of(new StringRedisTemplate(factory), this.runner);
+	}
+
+	private static LettuceConnectionFactory lettuce(LettuceClientConfiguration client, boolean share) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", 1), client);
+		factory.setShareNativeConnection(share);
+		return factory;
+	}
+
+}
