@@ -16,7 +16,10 @@
 
 package io.github.setnxlock.benchmarks;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -114,13 +117,14 @@ public final class LockBenchmark {
 			List<Contender> contenders = Contenders.connect(redis.host(), redis.port(), options.only(), namespace);
 			try {
 				out.printf("# setnx-lock benchmarks%n%n");
-				out.printf(
+				String caption = String.format(Locale.ROOT,
 						"%s; redis-server %s on loopback; Java %s on %d cores (%s %s); "
-								+ "%d round(s) of %s s per contender after %s s of warm-up%n%n",
+								+ "%d round(s) of %s s per contender after %s s of warm-up",
 						LocalDate.now(), version, System.getProperty("java.version"),
 						Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
 						System.getProperty("os.arch"), options.rounds(), seconds(options.perRound()),
 						seconds(options.warmUp()));
+				out.printf("%s%n%n", caption);
 				List<Scenario> scenarios = new ArrayList<>();
 				scenarios.add(scenario("Uncontended, 1 thread", 1, options, contenders, redis, out));
 				scenarios.add(scenario("Uncontended, " + MANY_THREADS + " threads on " + MANY_THREADS + " keys",
@@ -134,11 +138,30 @@ public final class LockBenchmark {
 							true, options, contenders, redis, out, (contender, duration) -> jvms.run(contender,
 									CONTENDING_THREADS / 2, duration, Long.MAX_VALUE)));
 				}
+				AnnotationPath.Result annotation = null;
+				if (contenders.stream().anyMatch((contender) -> contender.name().startsWith("setnx-lock"))) {
+					out.printf("Annotation path:");
+					try (AnnotationPath path = new AnnotationPath(redis.host(), redis.port(), namespace)) {
+						annotation = path.run(options.rounds(), options.perRound(), options.warmUp(), options.seed());
+					}
+					out.println();
+				}
 				for (Scenario scenario : scenarios) {
 					out.println(scenario.table());
 				}
 				contended.forEach((scenario) -> out.println(scenario.table()));
-				return new Report(scenarios, contended);
+				if (annotation != null) {
+					out.println(annotation.table());
+				}
+				Report report = new Report(scenarios, contended, annotation);
+				try {
+					Files.writeString(options.chart(), Chart.svg(report, caption));
+					out.printf("Chart: %s%n", options.chart().toAbsolutePath());
+				}
+				catch (IOException ex) {
+					out.printf("Could not write the chart to %s: %s%n", options.chart(), ex);
+				}
+				return report;
 			}
 			finally {
 				contenders.forEach(Contender::close);
@@ -303,7 +326,8 @@ public final class LockBenchmark {
 
 	private static String usage() {
 		return "Usage: java -jar setnx-lock-benchmarks.jar [--short] [--rounds N] [--seconds S] [--warmup S] "
-				+ "[--only name,name] [--seed N]\nContenders: " + String.join(", ", Contenders.names());
+				+ "[--only name,name] [--seed N] [--chart file.svg]\nContenders: "
+				+ String.join(", ", Contenders.names());
 	}
 
 	/**
@@ -314,8 +338,9 @@ public final class LockBenchmark {
 	 * @param warmUp how long each contender runs unmeasured before its first round
 	 * @param only parts of the names of the contenders to run; empty for all
 	 * @param seed the seed of the shuffle of the rounds after the first
+	 * @param chart where the chart is written
 	 */
-	public record Options(int rounds, Duration perRound, Duration warmUp, List<String> only, long seed) {
+	public record Options(int rounds, Duration perRound, Duration warmUp, List<String> only, long seed, Path chart) {
 
 		/**
 		 * Parse command-line options.
@@ -323,22 +348,25 @@ public final class LockBenchmark {
 		 * @return the options, or {@code null} when help was asked for
 		 */
 		public static Options parse(String... args) {
-			Options options = new Options(5, Duration.ofSeconds(10), Duration.ofSeconds(5), List.of(), 7);
+			Options options = new Options(5, Duration.ofSeconds(10), Duration.ofSeconds(5), List.of(), 7,
+					Path.of("setnx-lock-benchmarks.svg"));
 			for (int i = 0; i < args.length; i++) {
 				String arg = args[i];
 				switch (arg) {
 					case "--short" -> options = new Options(3, Duration.ofSeconds(2), Duration.ofSeconds(1),
-							options.only(), options.seed());
+							options.only(), options.seed(), options.chart());
 					case "--rounds" -> options = new Options(Integer.parseInt(value(args, ++i, arg)),
-							options.perRound(), options.warmUp(), options.only(), options.seed());
+							options.perRound(), options.warmUp(), options.only(), options.seed(), options.chart());
 					case "--seconds" -> options = new Options(options.rounds(), duration(value(args, ++i, arg)),
-							options.warmUp(), options.only(), options.seed());
+							options.warmUp(), options.only(), options.seed(), options.chart());
 					case "--warmup" -> options = new Options(options.rounds(), options.perRound(),
-							duration(value(args, ++i, arg)), options.only(), options.seed());
+							duration(value(args, ++i, arg)), options.only(), options.seed(), options.chart());
 					case "--only" -> options = new Options(options.rounds(), options.perRound(), options.warmUp(),
-							List.of(value(args, ++i, arg).split(",")), options.seed());
+							List.of(value(args, ++i, arg).split(",")), options.seed(), options.chart());
 					case "--seed" -> options = new Options(options.rounds(), options.perRound(), options.warmUp(),
-							options.only(), Long.parseLong(value(args, ++i, arg)));
+							options.only(), Long.parseLong(value(args, ++i, arg)), options.chart());
+					case "--chart" -> options = new Options(options.rounds(), options.perRound(), options.warmUp(),
+							options.only(), options.seed(), Path.of(value(args, ++i, arg)));
 					case "--help", "-h" -> {
 						return null;
 					}
@@ -461,8 +489,11 @@ public final class LockBenchmark {
 	 *
 	 * @param uncontended the uncontended scenarios
 	 * @param contended the contended scenarios: one JVM, then two
+	 * @param annotation the annotation path against the direct call, or {@code null} when
+	 * the contenders run did not include setnx-lock
 	 */
-	public record Report(List<Scenario> uncontended, List<ContendedScenario> contended) {
+	public record Report(List<Scenario> uncontended, List<ContendedScenario> contended,
+			AnnotationPath.Result annotation) {
 
 		/**
 		 * Whether any row saw an error or a mutual-exclusion violation.
@@ -474,7 +505,8 @@ public final class LockBenchmark {
 				.anyMatch((row) -> row.errors() > 0 || row.violations() > 0)
 					|| this.contended.stream()
 						.flatMap((scenario) -> scenario.rows().stream())
-						.anyMatch((row) -> row.errors() > 0 || row.violations() > 0);
+						.anyMatch((row) -> row.errors() > 0 || row.violations() > 0)
+					|| (this.annotation != null && this.annotation.violations() > 0);
 		}
 
 	}

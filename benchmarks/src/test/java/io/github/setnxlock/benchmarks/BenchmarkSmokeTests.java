@@ -19,11 +19,14 @@ package io.github.setnxlock.benchmarks;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import io.github.setnxlock.test.RedisServer;
 
@@ -134,10 +137,12 @@ class BenchmarkSmokeTests {
 	}
 
 	@Test
-	void harnessPrintsATableForEachScenario() throws InterruptedException {
+	void harnessPrintsATableForEachScenarioAndDrawsTheChart(@TempDir Path directory) throws Exception {
 		ByteArrayOutputStream printed = new ByteArrayOutputStream();
-		LockBenchmark.Report report = LockBenchmark.run(LockBenchmark.Options.parse("--rounds", "2", "--seconds",
-				"0.05", "--warmup", "0", "--only", "token,raw,ping"),
+		Path chart = directory.resolve("chart.svg");
+		LockBenchmark.Report report = LockBenchmark.run(
+				LockBenchmark.Options.parse("--rounds", "2", "--seconds", "0.05", "--warmup", "0", "--only",
+						"token,raw,ping", "--chart", chart.toString()),
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 		List<LockBenchmark.Scenario> scenarios = report.uncontended();
 		assertThat(scenarios).hasSize(2);
@@ -163,8 +168,18 @@ class BenchmarkSmokeTests {
 				assertThat(row.worstWaitMillis()).isPositive();
 			});
 		}
+		assertThat(report.annotation()).isNotNull();
+		assertThat(report.annotation().direct()).hasSize(2).allSatisfy((run) -> assertThat(run.calls()).isPositive());
+		assertThat(report.annotation().annotated()).hasSize(2)
+			.allSatisfy((run) -> assertThat(run.calls()).isPositive());
+		assertThat(report.annotation().violations()).isZero();
 		assertThat(report.failed()).isFalse();
-		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("## Uncontended, 1 thread")
+		assertThat(Files.readString(chart)).startsWith("<svg")
+			.contains("setnx-lock token")
+			.contains("handoff p50")
+			.endsWith("</svg>\n");
+		assertThat(printed.toString(StandardCharsets.UTF_8)).contains("## Annotation path")
+			.contains("## Uncontended, 1 thread")
 			.contains("## Uncontended, 8 threads on 8 keys")
 			.contains("## Contended, 8 threads on one key, one JVM")
 			.contains("## Contended, 2 JVMs × 4 threads on one key")
