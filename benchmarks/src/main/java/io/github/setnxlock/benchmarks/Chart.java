@@ -32,7 +32,7 @@ final class Chart {
 
 	private static final int LABEL_WIDTH = 230;
 
-	private static final int BAR_WIDTH = 330;
+	private static final int BAR_WIDTH = 500;
 
 	private static final int VALUE_WIDTH = 70;
 

@@ -59,6 +59,19 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 
 	private volatile BeanFactory beanFactory;
 
+	/**
+	 * Whether a class has a {@code toString()} of its own, looked up once per class
+	 * rather than on every call.
+	 */
+	private static final ClassValue<Boolean> OWN_TO_STRING = new ClassValue<>() {
+
+		@Override
+		protected Boolean computeValue(Class<?> type) {
+			return ReflectionUtils.findMethod(type, "toString").getDeclaringClass() != Object.class;
+		}
+
+	};
+
 	DistributedLockInterceptor(Supplier<LockRegistry> registry, Supplier<LockTimings> timings, LockedMethods methods) {
 		this.registry = SingletonSupplier.of(registry);
 		this.timings = SingletonSupplier.of(timings);
@@ -141,7 +154,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			text = ObjectUtils.nullSafeToString(value);
 		}
 		else if (value != null) {
-			if (ReflectionUtils.findMethod(value.getClass(), "toString").getDeclaringClass() == Object.class) {
+			if (!OWN_TO_STRING.get(value.getClass())) {
 				// Object.toString() names the instance, so equal values would never
 				// contend.
 				throw new IllegalArgumentException("Key '" + locked.keyText + "' of @DistributedLock on "
