@@ -71,7 +71,12 @@ import io.github.setnxlock.test.RedisServer;
  * round (default 10, decimals allowed), {@code --warmup S} (default 5), {@code --short}
  * (3 rounds of 2 s after 1 s of warm-up: about five minutes), {@code --only a,b}
  * (contenders whose names contain one of these), {@code --seed N} (the shuffle of the
- * rounds).
+ * rounds), {@code --chart file.svg} (where the chart goes; default
+ * {@code setnx-lock-benchmarks.svg}).
+ * <p>
+ * When a setnx-lock contender runs, the run ends with the annotation path
+ * ({@link AnnotationPath}) in as many rounds, and then draws the headline figures as an
+ * SVG ({@link Chart}).
  *
  * @author setnx-lock authors
  */

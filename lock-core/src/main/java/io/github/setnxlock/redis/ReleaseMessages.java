@@ -110,6 +110,14 @@ final class ReleaseMessages implements MessageListener, SubscriptionListener, Au
 		// The listener only signals a condition: run it on the subscription's own thread
 		// rather than a new thread per message.
 		subscriber.setTaskExecutor(Runnable::run);
+		// A client whose subscription blocks (Jedis) listens on a thread of its own, not
+		// on the one that subscribes, which must return, nor on the listener's inline
+		// executor, which would never let the subscription stop.
+		subscriber.setSubscriptionExecutor((task) -> {
+			Thread listening = new Thread(task, "setnx-lock-release-subscription");
+			listening.setDaemon(true);
+			listening.start();
+		});
 		subscriber.setRecoveryInterval(1000);
 		subscriber.setBeanName("setnx-lock-release-messages");
 		subscriber.addMessageListener(this, new ChannelTopic(this.channel));

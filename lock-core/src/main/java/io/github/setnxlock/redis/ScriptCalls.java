@@ -17,7 +17,9 @@ package io.github.setnxlock.redis;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
@@ -56,15 +58,38 @@ interface ScriptCalls {
 			List<String> args);
 
 	/**
-	 * Return the calls for a template: Lettuce's asynchronous API where the template's
-	 * factory allows it, the runner's threads otherwise.
+	 * Return the calls for a template, chosen on the first call (so that creating a
+	 * registry needs nothing from the template yet): Lettuce's asynchronous API where the
+	 * template's factory allows it, the runner's threads otherwise.
 	 * @param redis the template
 	 * @param runner the threads for clients that block
 	 * @return the calls
 	 */
 	static ScriptCalls of(StringRedisTemplate redis, CommandRunner runner) {
-		if (ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptCalls.class.getClassLoader())) {
-			ScriptCalls lettuce = LettuceScriptCalls.forFactory(redis.getRequiredConnectionFactory(), runner);
+		AtomicReference<ScriptCalls> chosen = new AtomicReference<>();
+		return (key, action, script, keys, args) -> {
+			ScriptCalls calls = chosen.get();
+			if (calls == null) {
+				calls = choose(redis, runner);
+				if (redis.getConnectionFactory() != null) {
+					chosen.compareAndSet(null, calls);
+				}
+			}
+			return calls.run(key, action, script, keys, args);
+		};
+	}
+
+	/**
+	 * Choose the calls for a template as it is now.
+	 * @param redis the template
+	 * @param runner the threads for clients that block
+	 * @return the calls
+	 */
+	static ScriptCalls choose(StringRedisTemplate redis, CommandRunner runner) {
+		RedisConnectionFactory factory = redis.getConnectionFactory();
+		if (factory != null
+				&& ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptCalls.class.getClassLoader())) {
+			ScriptCalls lettuce = LettuceScriptCalls.forFactory(factory, runner);
 			if (lettuce != null) {
 				return lettuce;
 			}

@@ -84,8 +84,17 @@ class ScriptCallsTests {
 			.isNotInstanceOf(LettuceScriptCalls.class);
 	}
 
+	@Test
+	void aTemplateWithoutAFactoryYetIsChosenForOnItsFirstCall() {
+		StringRedisTemplate template = new StringRedisTemplate();
+		assertThat(ScriptCalls.of(template, this.runner)).isNotNull();
+		assertThat(ScriptCalls.choose(template, this.runner)).isNotInstanceOf(LettuceScriptCalls.class);
+		template.setConnectionFactory(lettuce(LettuceClientConfiguration.builder().build(), true));
+		assertThat(ScriptCalls.choose(template, this.runner)).isInstanceOf(LettuceScriptCalls.class);
+	}
+
 	private ScriptCalls calls(RedisConnectionFactory factory) {
-		return ScriptCalls.of(new StringRedisTemplate(factory), this.runner);
+		return ScriptCalls.choose(new StringRedisTemplate(factory), this.runner);
 	}
 
 	private static LettuceConnectionFactory lettuce(LettuceClientConfiguration client, boolean share) {
