@@ -100,8 +100,8 @@ final class AcquireLoop {
 	Attempt acquire(LockKey key, KeyState state, String ownerToken, Duration lease, long startNanos, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		long deadline = (waitNanos > 0) ? startNanos + waitNanos : CommandRunner.NO_DEADLINE;
-		RetryBackoff backoff = new RetryBackoff(
-				this.holdersAnnounce ? RetryBackoff.MAX_PAUSE_NANOS : RetryBackoff.SHORT_MAX_PAUSE_NANOS);
+		// Made on the first wait: most acquisitions never wait.
+		RetryBackoff backoff = null;
 		boolean answered = false;
 		boolean interrupted = false;
 		try {
@@ -163,6 +163,10 @@ final class AcquireLoop {
 					pause = TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);
 				}
 				else {
+					if (backoff == null) {
+						backoff = new RetryBackoff(this.holdersAnnounce ? RetryBackoff.MAX_PAUSE_NANOS
+								: RetryBackoff.SHORT_MAX_PAUSE_NANOS);
+					}
 					pause = backoff.nextPauseNanos(attempt.holderTtlMillis());
 				}
 				if (deadline != CommandRunner.NO_DEADLINE) {

@@ -24,6 +24,9 @@ import java.util.concurrent.CompletionException;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.dao.DataAccessException;
@@ -51,6 +54,14 @@ final class LettuceScriptCalls implements ScriptCalls {
 	private final LettuceConnectionFactory factory;
 
 	private final CommandRunner runner;
+
+	/**
+	 * The factory's shared connection, kept while it stays open: asking the factory for
+	 * it on every call makes a Spring Data Redis connection object each time. A factory
+	 * that resets or stops closes it, and the next call asks again; Lettuce reconnects an
+	 * open one by itself.
+	 */
+	private volatile SharedCommands shared;
 
 	private LettuceScriptCalls(LettuceConnectionFactory factory, CommandRunner runner) {
 		this.factory = factory;
@@ -113,10 +124,19 @@ final class LettuceScriptCalls implements ScriptCalls {
 	}
 
 	private RedisClusterAsyncCommands<byte[], byte[]> nativeCommands() {
+		SharedCommands shared = this.shared;
+		if (shared != null && shared.connection().isOpen()) {
+			return shared.commands();
+		}
 		try (RedisConnection connection = this.factory.getConnection()) {
 			@SuppressWarnings("unchecked")
 			RedisClusterAsyncCommands<byte[], byte[]> commands = (RedisClusterAsyncCommands<byte[], byte[]>) connection
 				.getNativeConnection();
+			StatefulConnection<?, ?> stateful = (commands instanceof RedisAsyncCommands<?, ?> standalone)
+					? standalone.getStatefulConnection()
+					: (commands instanceof RedisAdvancedClusterAsyncCommands<?, ?> cluster)
+							? cluster.getStatefulConnection() : null;
+			this.shared = (stateful != null) ? new SharedCommands(commands, stateful) : null;
 			return commands;
 		}
 	}
@@ -185,6 +205,11 @@ final class LettuceScriptCalls implements ScriptCalls {
 			return normalized;
 		}
 		return reply;
+	}
+
+	private record SharedCommands(RedisClusterAsyncCommands<byte[], byte[]> commands,
+			StatefulConnection<?, ?> connection) {
+
 	}
 
 }

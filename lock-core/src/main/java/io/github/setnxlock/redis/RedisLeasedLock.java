@@ -31,6 +31,7 @@ import io.github.setnxlock.observation.DefaultLockObservationConvention;
 import io.github.setnxlock.observation.LockObservationContext;
 import io.github.setnxlock.observation.LockObservationDocumentation;
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.github.setnxlock.redis.KeyStates.Hold;
 import io.github.setnxlock.redis.KeyStates.KeyState;
 
@@ -283,9 +284,13 @@ final class RedisLeasedLock implements LeasedLock {
 	 */
 	private Observation startObservation(LockObservationDocumentation documentation,
 			DefaultLockObservationConvention convention) {
+		ObservationRegistry observations = this.registry.observations;
+		if (observations.isNoop()) {
+			// Nothing observes: skip making the context supplier on every call.
+			return Observation.NOOP;
+		}
 		return documentation
-			.observation(null, convention, () -> new LockObservationContext(key(), this.name, protocol()),
-					this.registry.observations)
+			.observation(null, convention, () -> new LockObservationContext(key(), this.name, protocol()), observations)
 			.start();
 	}
 

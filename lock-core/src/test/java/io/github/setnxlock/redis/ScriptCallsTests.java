@@ -17,10 +17,14 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.test.RedisConnections;
+import io.github.setnxlock.test.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.TimeoutOptions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -32,14 +36,17 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which path the lock scripts take for a connection factory. The factories are never
- * started: choosing reads only their configuration. What each path does against a real
- * Redis is the contract suites' part ({@link TokenLockContractTests} on Lettuce,
- * {@link TokenLockJedisContractTests} on Jedis).
+ * Which path the lock scripts take for a connection factory. Choosing reads only the
+ * factory's configuration, so those factories are never started. What each path does
+ * against a real Redis is the contract suites' part ({@link TokenLockContractTests} on
+ * Lettuce, {@link TokenLockJedisContractTests} on Jedis).
  *
  * @author setnx-lock authors
  */
 class ScriptCallsTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private final CommandRunner runner = new CommandRunner();
 
@@ -91,6 +98,24 @@ class ScriptCallsTests {
 		assertThat(ScriptCalls.choose(template, this.runner)).isNotInstanceOf(LettuceScriptCalls.class);
 		template.setConnectionFactory(lettuce(LettuceClientConfiguration.builder().build(), true));
 		assertThat(ScriptCalls.choose(template, this.runner)).isInstanceOf(LettuceScriptCalls.class);
+	}
+
+	@Test
+	void aFactoryThatResetsItsSharedConnectionIsAskedForTheNewOne() throws InterruptedException {
+		LettuceConnectionFactory factory = RedisConnections.create(redis.server(), Duration.ofSeconds(2));
+		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory))) {
+			LeasedLock lock = registry.obtain("reset");
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			lock.unlock();
+			factory.resetConnection();
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			assertThat(redis.server().execute("EXISTS", "lock:reset")).isEqualTo(1L);
+			lock.unlock();
+			assertThat(redis.server().execute("EXISTS", "lock:reset")).isEqualTo(0L);
+		}
+		finally {
+			factory.destroy();
+		}
 	}
 
 	private ScriptCalls calls(RedisConnectionFactory factory) {
