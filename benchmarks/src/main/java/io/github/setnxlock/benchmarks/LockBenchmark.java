@@ -74,6 +74,11 @@ import io.github.setnxlock.test.RedisServer;
  * rounds), {@code --chart file.svg} (where the chart goes; default
  * {@code setnx-lock-benchmarks.svg}).
  * <p>
+ * The server is the tests' ({@code io.github.setnxlock.test.RedisBinary}): the
+ * {@code redis-server} on the {@code PATH} unless {@code SETNX_LOCK_REDIS_SERVER} names
+ * another, such as the Valkey 9 that {@code .ci/install-valkey} installs, on which
+ * setnx-lock's token protocol releases with {@code DELIFEQ}.
+ * <p>
  * When a setnx-lock contender runs, the run ends with the annotation path
  * ({@link AnnotationPath}) in as many rounds, and then draws the headline figures as an
  * SVG ({@link Chart}).
@@ -117,13 +122,15 @@ public final class LockBenchmark {
 	 */
 	public static Report run(Options options, PrintStream out) throws InterruptedException {
 		try (RedisServer redis = RedisServer.start()) {
-			String version = info(redis, "server").getOrDefault("redis_version", "?");
+			Map<String, String> server = info(redis, "server");
+			String version = server.containsKey("valkey_version") ? "valkey-server " + server.get("valkey_version")
+					: "redis-server " + server.getOrDefault("redis_version", "?");
 			String namespace = Long.toHexString(System.nanoTime());
 			List<Contender> contenders = Contenders.connect(redis.host(), redis.port(), options.only(), namespace);
 			try {
 				out.printf("# setnx-lock benchmarks%n%n");
 				String caption = String.format(Locale.ROOT,
-						"%s; redis-server %s on loopback; Java %s on %d cores (%s %s); "
+						"%s; %s on loopback; Java %s on %d cores (%s %s); "
 								+ "%d round(s) of %s s per contender after %s s of warm-up",
 						LocalDate.now(), version, System.getProperty("java.version"),
 						Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),

@@ -20,14 +20,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
@@ -51,6 +60,28 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class LettuceScriptCalls implements ScriptCalls {
 
+	private static final Log logger = LogFactory.getLog(LettuceScriptCalls.class);
+
+	/**
+	 * Valkey's compare-and-delete (9.0 and later): {@code DELIFEQ key value} deletes the
+	 * key if it holds the value, and answers 1 or 0.
+	 */
+	private static final ProtocolKeyword DELIFEQ = new ProtocolKeyword() {
+
+		private final byte[] bytes = "DELIFEQ".getBytes(StandardCharsets.US_ASCII);
+
+		@Override
+		public byte[] getBytes() {
+			return this.bytes;
+		}
+
+		@Override
+		public String toString() {
+			return "DELIFEQ";
+		}
+
+	};
+
 	private final LettuceConnectionFactory factory;
 
 	private final CommandRunner runner;
@@ -62,6 +93,12 @@ final class LettuceScriptCalls implements ScriptCalls {
 	 * open one by itself.
 	 */
 	private volatile SharedCommands shared;
+
+	/**
+	 * How token locks are released: unknown until the first release asks, then
+	 * {@code DELIFEQ} or the script.
+	 */
+	private final AtomicReference<CompareAndDelete> compareAndDelete = new AtomicReference<>(CompareAndDelete.UNKNOWN);
 
 	private LettuceScriptCalls(LettuceConnectionFactory factory, CommandRunner runner) {
 		this.factory = factory;
@@ -90,15 +127,117 @@ final class LettuceScriptCalls implements ScriptCalls {
 	@Override
 	public CompletableFuture<Object> run(LockKey key, String action, RedisScript<?> script, List<String> keys,
 			List<String> args) {
-		CompletableFuture<Object> answer = new CompletableFuture<>();
 		byte[][] keyBytes = bytes(keys);
 		byte[][] argBytes = bytes(args);
-		// The first call connects, which an interrupt would break: the caller's interrupt
-		// waits until the connection is there, and an interrupt that arrives while it is
-		// being made sends the connecting to a thread that no interrupt reaches.
+		return withCommands(key, action,
+				(commands, answer) -> send(commands, true, key, action, script, keyBytes, argBytes, answer));
+	}
+
+	/**
+	 * Release with {@code DELIFEQ} where the server has it (Valkey 9 and later) and the
+	 * user may send it, else with the script; the first release asks which
+	 * ({@code native-release-check.lua}). The delete and the announcement go out together
+	 * on the shared connection, the delete first: Redis runs one connection's commands in
+	 * order, so no waiter hears of the release before the key is gone. The announcement
+	 * is sent whatever the delete found: a waiter woken by a release that found the key
+	 * taken over only looks again. Cluster connections keep the script, because there the
+	 * announcement would go to another node than the delete, in no fixed order.
+	 */
+	@Override
+	public CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
+		CompareAndDelete how = this.compareAndDelete.get();
+		boolean ask = how == CompareAndDelete.UNKNOWN
+				&& this.compareAndDelete.compareAndSet(CompareAndDelete.UNKNOWN, CompareAndDelete.ASKING);
+		if (!ask && how != CompareAndDelete.DELIFEQ) {
+			return ScriptCalls.super.releaseToken(key, ownerToken, channel);
+		}
+		byte[] lockKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
+		byte[] token = ownerToken.getBytes(StandardCharsets.UTF_8);
+		byte[] channelBytes = channel.getBytes(StandardCharsets.UTF_8);
+		Sender release = (commands, answer) -> {
+			try {
+				if (this.compareAndDelete.get() == CompareAndDelete.DELIFEQ) {
+					deleteIfEquals(commands, key, lockKey, token, channelBytes, answer);
+				}
+				else {
+					send(commands, true, key, "release", LockScripts.TOKEN_RELEASE, new byte[][] { lockKey },
+							new byte[][] { token, channelBytes }, answer);
+				}
+			}
+			catch (RuntimeException ex) {
+				answer.completeExceptionally(failure(key, "release", ex));
+			}
+		};
+		if (!ask) {
+			return withCommands(key, "release", release);
+		}
+		return withCommands(key, "release", (commands, answer) -> {
+			if (!(commands instanceof RedisAsyncCommands)) {
+				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
+				release.send(commands, answer);
+				return;
+			}
+			CompletableFuture<Object> check = new CompletableFuture<>();
+			send(commands, true, key, "release", LockScripts.NATIVE_RELEASE_CHECK, new byte[][] { lockKey },
+					new byte[][] { channelBytes }, check);
+			check.whenComplete((allowed, failure) -> {
+				if (failure != null) {
+					// Redis could not be asked (it may be down): the next release asks
+					// again.
+					this.compareAndDelete.set(CompareAndDelete.UNKNOWN);
+				}
+				else {
+					boolean delifeq = Long.valueOf(1).equals(allowed);
+					this.compareAndDelete.set(delifeq ? CompareAndDelete.DELIFEQ : CompareAndDelete.SCRIPT);
+					logger.debug("Token locks are released with " + (delifeq ? "DELIFEQ" : "a script"));
+				}
+				release.send(commands, answer);
+			});
+		});
+	}
+
+	private void deleteIfEquals(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
+			byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
+		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey).addValue(token);
+		RedisFuture<Long> deleted = commands.dispatch(DELIFEQ, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args);
+		commands.publish(channelBytes, lockKey).whenComplete((receivers, failure) -> {
+			if (failure != null) {
+				logAnnouncementFailure(key, failure);
+			}
+		});
+		deleted.whenComplete((count, failure) -> {
+			if (failure == null) {
+				answer.complete(count);
+			}
+			else if (isWrongType(failure)) {
+				// The key holds another type: not our lock, as the script reports it.
+				answer.complete(0L);
+			}
+			else if (isRefused(failure)) {
+				// A server that lost the command (a failover to an older one) or a user
+				// without the right to it: the script from now on.
+				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
+				logger.info("DELIFEQ was refused (" + failure.getMessage() + "); locks are released with a script");
+				send(commands, true, key, "release", LockScripts.TOKEN_RELEASE, new byte[][] { lockKey },
+						new byte[][] { token, channelBytes }, answer);
+			}
+			else {
+				answer.completeExceptionally(failure(key, "release", failure));
+			}
+		});
+	}
+
+	/**
+	 * Run a sender with the shared connection's commands, connecting first if need be.
+	 * The first call connects, which an interrupt would break: the caller's interrupt
+	 * waits until the connection is there, and an interrupt that arrives while it is
+	 * being made sends the connecting to a thread that no interrupt reaches.
+	 */
+	private CompletableFuture<Object> withCommands(LockKey key, String action, Sender sender) {
+		CompletableFuture<Object> answer = new CompletableFuture<>();
 		boolean interrupted = Thread.interrupted();
 		try {
-			send(nativeCommands(), true, key, action, script, keyBytes, argBytes, answer);
+			sender.send(nativeCommands(), answer);
 		}
 		catch (RuntimeException ex) {
 			if (!interrupted && !Thread.currentThread().isInterrupted()) {
@@ -110,7 +249,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 						answer.completeExceptionally(failure(key, action, failure));
 					}
 					else {
-						send(commands, true, key, action, script, keyBytes, argBytes, answer);
+						sender.send(commands, answer);
 					}
 				});
 			}
@@ -182,6 +321,30 @@ final class LettuceScriptCalls implements ScriptCalls {
 		return RedisCall.failure(key, action, (translated != null) ? translated : runtime);
 	}
 
+	private static boolean isWrongType(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		return cause instanceof RedisCommandExecutionException
+				&& String.valueOf(cause.getMessage()).startsWith("WRONGTYPE");
+	}
+
+	private static boolean isRefused(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		String message = String.valueOf(cause.getMessage());
+		return cause instanceof RedisCommandExecutionException
+				&& (message.startsWith("ERR unknown command") || message.startsWith("NOPERM"));
+	}
+
+	private static Throwable unwrap(Throwable failure) {
+		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+	private static void logAnnouncementFailure(LockKey key, Throwable failure) {
+		// The key is gone all the same; waiters in other processes find out when the
+		// lease they were told of ends.
+		logger.warn("Lock '" + key.key() + "' was released, but its release could not be announced: "
+				+ unwrap(failure).getMessage());
+	}
+
 	private static byte[][] bytes(List<String> values) {
 		byte[][] bytes = new byte[values.size()][];
 		for (int i = 0; i < bytes.length; i++) {
@@ -205,6 +368,22 @@ final class LettuceScriptCalls implements ScriptCalls {
 			return normalized;
 		}
 		return reply;
+	}
+
+	/**
+	 * Sends one call's commands and completes its answer.
+	 */
+	@FunctionalInterface
+	private interface Sender {
+
+		void send(RedisClusterAsyncCommands<byte[], byte[]> commands, CompletableFuture<Object> answer);
+
+	}
+
+	private enum CompareAndDelete {
+
+		UNKNOWN, ASKING, DELIFEQ, SCRIPT
+
 	}
 
 	private record SharedCommands(RedisClusterAsyncCommands<byte[], byte[]> commands,

@@ -27,8 +27,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * The Lua scripts of both protocols, one place for all of them. Each script's file says
  * why it has to run atomically. Scripts are sent by SHA1 ({@code EVALSHA}); Spring Data
  * Redis falls back to {@code EVAL} on {@code NOSCRIPT}, which reloads them into a Redis
- * that restarted. Nothing here talks to Redis: loading happens on first use. Every script
- * starts with {@code read.lua}, the shared reads.
+ * that restarted. Nothing here talks to Redis: loading happens on first use. Every lock
+ * script starts with {@code read.lua}, the shared reads.
  *
  * @author setnx-lock authors
  */
@@ -51,6 +51,12 @@ final class LockScripts {
 	static final RedisScript<List> FORCE_RELEASE = listScript("read.lua", "fence.lua", "force-release.lua");
 
 	static final RedisScript<List> TIMESTAMP_HELD = listScript("read.lua", "timestamp-clock.lua", "timestamp-held.lua");
+
+	/**
+	 * Asked once per registry on a Lettuce connection, so not among {@link #ALL}: a
+	 * registry that never asks does not need it loaded.
+	 */
+	static final RedisScript<Long> NATIVE_RELEASE_CHECK = longScript("native-release-check.lua");
 
 	/**
 	 * Every script, for loading them all at once.

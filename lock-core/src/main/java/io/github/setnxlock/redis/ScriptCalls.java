@@ -17,7 +17,6 @@ package io.github.setnxlock.redis;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -58,6 +57,21 @@ interface ScriptCalls {
 			List<String> args);
 
 	/**
+	 * Run the token protocol's release ({@code token-release.lua}): delete the lock key
+	 * while it still holds the owner token, and announce the release on the channel.
+	 * Calls that can send the server's own compare-and-delete command do so where the
+	 * server has one (see {@link LettuceScriptCalls}).
+	 * @param key the lock
+	 * @param ownerToken the token the key must hold
+	 * @param channel the release channel
+	 * @return {@code 1L} when deleted, {@code 0L} when the key did not hold the token, to
+	 * come
+	 */
+	default CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
+		return run(key, "release", LockScripts.TOKEN_RELEASE, List.of(key.redisKey()), List.of(ownerToken, channel));
+	}
+
+	/**
 	 * Return the calls for a template, chosen on the first call (so that creating a
 	 * registry needs nothing from the template yet): Lettuce's asynchronous API where the
 	 * template's factory allows it, the runner's threads otherwise.
@@ -66,17 +80,7 @@ interface ScriptCalls {
 	 * @return the calls
 	 */
 	static ScriptCalls of(StringRedisTemplate redis, CommandRunner runner) {
-		AtomicReference<ScriptCalls> chosen = new AtomicReference<>();
-		return (key, action, script, keys, args) -> {
-			ScriptCalls calls = chosen.get();
-			if (calls == null) {
-				calls = choose(redis, runner);
-				if (redis.getConnectionFactory() != null) {
-					chosen.compareAndSet(null, calls);
-				}
-			}
-			return calls.run(key, action, script, keys, args);
-		};
+		return new ChosenScriptCalls(redis, runner);
 	}
 
 	/**

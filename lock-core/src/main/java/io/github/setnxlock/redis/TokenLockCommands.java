@@ -75,9 +75,7 @@ final class TokenLockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
-		return this.calls
-			.run(key, "release", LockScripts.TOKEN_RELEASE, List.of(key.redisKey()),
-					List.of(lease.value(), this.releaseChannel))
+		return this.calls.releaseToken(key, lease.value(), this.releaseChannel)
 			.thenApply(TokenLockCommands::releaseResult);
 	}
 

@@ -16,6 +16,7 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.test.RedisConnections;
@@ -34,6 +35,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Which path the lock scripts take for a connection factory. Choosing reads only the
@@ -116,6 +118,41 @@ class ScriptCallsTests {
 		finally {
 			factory.destroy();
 		}
+	}
+
+	@Test
+	void aServerWithoutDelifeqIsNeverSentItAndReleasesWithTheScript() throws InterruptedException {
+		assumeTrue(((List<?>) redis.server().execute("COMMAND", "INFO", "DELIFEQ")).get(0) == null,
+				"the test server has DELIFEQ");
+		LettuceConnectionFactory factory = RedisConnections.create(redis.server(), Duration.ofSeconds(2));
+		long errorsBefore;
+		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory))) {
+			LeasedLock lock = registry.obtain("scripted");
+			// Connecting has refusals of its own (Lettuce's CLIENT SETINFO on Redis 7.0).
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			errorsBefore = errorReplies();
+			for (int i = 0; i < 5; i++) {
+				lock.unlock();
+				assertThat(redis.server().execute("EXISTS", "lock:scripted")).isEqualTo(0L);
+				assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			}
+			lock.unlock();
+		}
+		finally {
+			factory.destroy();
+		}
+		assertThat(errorReplies()).isEqualTo(errorsBefore);
+		assertThat(NativeReleaseTests.releaseScriptLoaded(redis.server())).isTrue();
+	}
+
+	/**
+	 * Return how many "ERR" replies the server gave, which is how Redis refuses a command
+	 * it does not know.
+	 */
+	private static long errorReplies() {
+		String stats = String.valueOf(redis.server().execute("INFO", "errorstats"));
+		return stats.contains("errorstat_ERR:")
+				? Long.parseLong(stats.replaceAll("(?s).*errorstat_ERR:count=(\\d+).*", "$1")) : 0;
 	}
 
 	private ScriptCalls calls(RedisConnectionFactory factory) {

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 import redis.embedded.core.ExecutableProvider;
 
@@ -42,6 +43,12 @@ public final class RedisBinary {
 	 * The system property that names a {@code redis-server} binary.
 	 */
 	public static final String BINARY_PROPERTY = "setnx.lock.test.redis-server";
+
+	/**
+	 * The system property that names a Valkey server binary (9.0 or later), for the tests
+	 * of what only Valkey offers; {@code .ci/install-valkey} installs one.
+	 */
+	public static final String VALKEY_PROPERTY = "setnx.lock.test.valkey-server";
 
 	private static volatile Path found;
 
@@ -67,27 +74,47 @@ public final class RedisBinary {
 	}
 
 	private static Path search() {
-		String named = System.getProperty(BINARY_PROPERTY, System.getenv("SETNX_LOCK_REDIS_SERVER"));
-		if (named != null && !named.isBlank()) {
-			Path path = Path.of(named);
-			if (!Files.isExecutable(path)) {
-				throw new IllegalStateException(BINARY_PROPERTY + " (or SETNX_LOCK_REDIS_SERVER) names '" + named
-						+ "', which is not executable");
-			}
-			return path;
+		return named(BINARY_PROPERTY, "SETNX_LOCK_REDIS_SERVER").or(() -> onPath("redis-server"))
+			.orElseGet(RedisBinary::bundled);
+	}
+
+	/**
+	 * Return the Valkey server to run, if this machine has one: the path in the system
+	 * property {@code setnx.lock.test.valkey-server} or the environment variable
+	 * {@code SETNX_LOCK_VALKEY_SERVER}, else {@code valkey-server} on the {@code PATH}.
+	 * @return the path of an executable {@code valkey-server}, or empty
+	 * @throws IllegalStateException if the property names a file that is not executable
+	 */
+	public static Optional<Path> valkey() {
+		return named(VALKEY_PROPERTY, "SETNX_LOCK_VALKEY_SERVER").or(() -> onPath("valkey-server"));
+	}
+
+	private static Optional<Path> named(String property, String variable) {
+		String named = System.getProperty(property, System.getenv(variable));
+		if (named == null || named.isBlank()) {
+			return Optional.empty();
 		}
+		Path path = Path.of(named);
+		if (!Files.isExecutable(path)) {
+			throw new IllegalStateException(
+					property + " (or " + variable + ") names '" + named + "', which is not executable");
+		}
+		return Optional.of(path);
+	}
+
+	private static Optional<Path> onPath(String name) {
 		String pathVariable = System.getenv("PATH");
 		if (pathVariable != null) {
 			for (String directory : pathVariable.split(File.pathSeparator)) {
 				if (!directory.isEmpty()) {
-					Path candidate = Path.of(directory, "redis-server");
+					Path candidate = Path.of(directory, name);
 					if (Files.isExecutable(candidate)) {
-						return candidate;
+						return Optional.of(candidate);
 					}
 				}
 			}
 		}
-		return bundled();
+		return Optional.empty();
 	}
 
 	/**

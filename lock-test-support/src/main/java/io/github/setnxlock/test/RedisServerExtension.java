@@ -16,13 +16,20 @@
 
 package io.github.setnxlock.test;
 
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
- * One {@link RedisServer} for a test class, emptied before each test: <pre class="code">
+ * One {@link RedisServer} for a test class, emptied before each test, and run on Valkey
+ * for a class marked {@link OnValkey @OnValkey}: <pre class="code">
  * &#64;RegisterExtension
  * static final RedisServerExtension redis = new RedisServerExtension();
  * </pre>
@@ -35,7 +42,15 @@ public final class RedisServerExtension implements BeforeAllCallback, BeforeEach
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		this.server = RedisServer.start();
+		if (AnnotationSupport.isAnnotated(context.getRequiredTestClass(), OnValkey.class)) {
+			Optional<Path> valkey = RedisBinary.valkey();
+			Assumptions.assumeTrue(valkey.isPresent(), () -> "No Valkey server: set " + RedisBinary.VALKEY_PROPERTY
+					+ " or SETNX_LOCK_VALKEY_SERVER to one (.ci/install-valkey installs one)");
+			this.server = RedisProcess.start(valkey.get(), List.of());
+		}
+		else {
+			this.server = RedisServer.start();
+		}
 	}
 
 	@Override
@@ -45,7 +60,9 @@ public final class RedisServerExtension implements BeforeAllCallback, BeforeEach
 
 	@Override
 	public void afterAll(ExtensionContext context) {
-		this.server.close();
+		if (this.server != null) {
+			this.server.close();
+		}
 	}
 
 	/**

@@ -1,0 +1,215 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.test.OnValkey;
+import io.github.setnxlock.test.RedisServer;
+import io.github.setnxlock.test.RedisServerExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The token protocol's release with Valkey's own compare-and-delete, {@code DELIFEQ}, and
+ * its way back to the script where the command is refused. What commands the server ran
+ * is read from its {@code INFO commandstats}; whether the release script ever ran, from
+ * {@code SCRIPT EXISTS} (a script sent only by SHA1 is never loaded).
+ *
+ * @author setnx-lock authors
+ */
+@OnValkey
+class NativeReleaseTests {
+
+	@RegisterExtension
+	static final RedisServerExtension valkey = new RedisServerExtension();
+
+	private static final SetnxLockSettings TOKEN = SetnxLockSettings.builder().protocol(LockProtocol.TOKEN).build();
+
+	@BeforeEach
+	void resetStatisticsAndScripts() {
+		valkey.server().execute("CONFIG", "RESETSTAT");
+		valkey.server().execute("SCRIPT", "FLUSH");
+	}
+
+	@Test
+	void everyReleaseIsOneDelifeqAndTheReleaseScriptNeverRuns() throws InterruptedException {
+		try (TestClient client = new TestClient(valkey.server(), TOKEN)) {
+			for (int i = 0; i < 30; i++) {
+				LeasedLock lock = client.registry.obtain("native-" + (i % 3));
+				assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+				lock.unlock();
+				assertThat(valkey.server().execute("EXISTS", "lock:native-" + (i % 3))).isEqualTo(0L);
+			}
+		}
+		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(30);
+		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
+	}
+
+	@Test
+	void waitersInAnotherRegistryAreWokenByTheRelease() throws Exception {
+		try (TestClient holder = new TestClient(valkey.server(), TOKEN);
+				TestClient waiter = new TestClient(valkey.server(), TOKEN)) {
+			LeasedLock held = holder.registry.obtain("wake");
+			assertThat(held.tryLock(Duration.ofSeconds(5), Duration.ofMinutes(5))).isTrue();
+			CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
+				LeasedLock lock = waiter.registry.obtain("wake");
+				try {
+					boolean acquired = lock.tryLock(Duration.ofMinutes(1));
+					if (acquired) {
+						lock.unlock();
+					}
+					return acquired;
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return false;
+				}
+			});
+			// The waiter has asked once and now waits for the holder's five-minute lease,
+			// or for the release message.
+			await().atMost(Duration.ofSeconds(10)).until(() -> calls(valkey.server(), "evalsha") >= 2);
+			held.unlock();
+			assertThat(waited.get(30, TimeUnit.SECONDS)).isTrue();
+		}
+		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(2);
+	}
+
+	@Test
+	void aKeyThatNowHoldsAnotherTypeIsReportedLostAndLeftAlone() throws InterruptedException {
+		try (TestClient client = new TestClient(valkey.server(), TOKEN)) {
+			LeasedLock lock = client.registry.obtain("retyped");
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			valkey.server().execute("DEL", "lock:retyped");
+			valkey.server().execute("HSET", "lock:retyped", "field", "value");
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+			assertThat(valkey.server().execute("HGET", "lock:retyped", "field")).isEqualTo("value");
+		}
+	}
+
+	@Test
+	void aUserWithoutTheRightToDelifeqReleasesWithTheScriptAndIsNeverRefused() throws InterruptedException {
+		LeastPrivilegeUser.create(valkey.server(), LeastPrivilegeUser.rules(TOKEN));
+		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
+			cycles(client, "no-delifeq", 5);
+		}
+		assertThat(stat(valkey.server(), "delifeq", "rejected_calls")).isZero();
+		assertThat(calls(valkey.server(), "delifeq")).isZero();
+		assertThat(releaseScriptLoaded(valkey.server())).isTrue();
+		assertThat(LeastPrivilegeUser.refusals(valkey.server())).isEmpty();
+	}
+
+	@Test
+	void aUserWithTheRightToDelifeqUsesIt() throws InterruptedException {
+		LeastPrivilegeUser.create(valkey.server(), withDelifeq());
+		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
+			cycles(client, "with-delifeq", 5);
+		}
+		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(5);
+		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
+		assertThat(LeastPrivilegeUser.refusals(valkey.server())).isEmpty();
+	}
+
+	@Test
+	void aUserThatMayNotAnnounceReleasesIsGivenTheScriptWhoseReleaseFails() throws InterruptedException {
+		List<String> rules = withDelifeq();
+		assertThat(rules.remove("+publish")).isTrue();
+		LeastPrivilegeUser.create(valkey.server(), rules);
+		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
+			LeasedLock lock = client.registry.obtain("unannounced");
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock)
+				.withMessageContaining("no permissions to run the 'publish' command");
+		}
+		assertThat(calls(valkey.server(), "delifeq")).isZero();
+		assertThat(valkey.server().execute("EXISTS", "lock:unannounced")).isEqualTo(1L);
+	}
+
+	@Test
+	void aRightTakenAwayWhileInUseSendsReleasesBackToTheScript() throws InterruptedException {
+		LeastPrivilegeUser.create(valkey.server(), withDelifeq());
+		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
+			cycles(client, "taken-away", 3);
+			valkey.server().execute("ACL", "SETUSER", LeastPrivilegeUser.NAME, "-delifeq");
+			cycles(client, "taken-away", 3);
+		}
+		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(3);
+		assertThat(stat(valkey.server(), "delifeq", "rejected_calls")).isEqualTo(1);
+		assertThat(releaseScriptLoaded(valkey.server())).isTrue();
+	}
+
+	private static List<String> withDelifeq() {
+		List<String> rules = new ArrayList<>(LeastPrivilegeUser.rules(TOKEN));
+		rules.add("+delifeq");
+		return rules;
+	}
+
+	/**
+	 * Acquire and release a lock, checking each time that the release deleted its key.
+	 */
+	private static void cycles(TestClient client, String name, int count) throws InterruptedException {
+		LeasedLock lock = client.registry.obtain(name);
+		for (int i = 0; i < count; i++) {
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			lock.unlock();
+			assertThat(valkey.server().execute("EXISTS", "lock:" + name)).isEqualTo(0L);
+		}
+	}
+
+	static long calls(RedisServer server, String command) {
+		return stat(server, command, "calls");
+	}
+
+	/**
+	 * Read one figure of a command's line in {@code INFO commandstats}, such as
+	 * {@code cmdstat_delifeq:calls=5,usec=9,usec_per_call=1.80,rejected_calls=0,failed_calls=0};
+	 * 0 for a command the server has not run since its statistics were reset.
+	 */
+	static long stat(RedisServer server, String command, String figure) {
+		String prefix = "cmdstat_" + command + ":";
+		for (String line : String.valueOf(server.execute("INFO", "commandstats")).split("\r?\n")) {
+			if (line.startsWith(prefix)) {
+				for (String field : line.substring(prefix.length()).split(",")) {
+					String[] nameAndValue = field.split("=", 2);
+					if (nameAndValue[0].equals(figure)) {
+						return Long.parseLong(nameAndValue[1]);
+					}
+				}
+				throw new IllegalStateException("No " + figure + " in '" + line + "'");
+			}
+		}
+		return 0;
+	}
+
+	static boolean releaseScriptLoaded(RedisServer server) {
+		return Long.valueOf(1)
+			.equals(((List<?>) server.execute("SCRIPT", "EXISTS", LockScripts.TOKEN_RELEASE.getSha1())).get(0));
+	}
+
+}
