@@ -16,6 +16,7 @@
 
 package io.github.setnxlock.benchmarks;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,6 +45,8 @@ import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -65,6 +68,12 @@ public final class Contenders {
 	 */
 	public static final String FLOOR = "raw SET NX PX + EVALSHA";
 
+	/**
+	 * Name of setnx-lock's token protocol held to its release script on a server with
+	 * {@code DELIFEQ}, for the difference the native release makes in the same run.
+	 */
+	public static final String SCRIPT_RELEASE = "setnx-lock token (script release)";
+
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	// Between attempts of the contenders that only try once; short, so that a contended
@@ -75,7 +84,9 @@ public final class Contenders {
 	}
 
 	/**
-	 * Return the names of every contender, in the order of the first round.
+	 * Return the names of every contender, in the order of the first round; a run
+	 * connects only those that apply to its server ({@link #SCRIPT_RELEASE} needs
+	 * {@code DELIFEQ}).
 	 * @return the names
 	 */
 	public static List<String> names() {
@@ -114,7 +125,10 @@ public final class Contenders {
 					.anyMatch((filter) -> factory.name().toLowerCase().contains(filter.toLowerCase()))) {
 					// the index keeps apart contenders that share a key prefix, such as
 					// the two protocols of setnx-lock
-					contenders.add(factory.create().apply(new Server(host, port, namespace + ":" + i)));
+					Contender contender = factory.create().apply(new Server(host, port, namespace + ":" + i));
+					if (contender != null) {
+						contenders.add(contender);
+					}
 				}
 			}
 			return contenders;
@@ -127,6 +141,7 @@ public final class Contenders {
 
 	private static List<Factory> factories() {
 		return List.of(new Factory("setnx-lock token", (server) -> new SetnxLock(server, LockProtocol.TOKEN)),
+				new Factory(SCRIPT_RELEASE, SetnxLock::scriptReleaseWhereDelifeqIs),
 				new Factory("setnx-lock timestamp", (server) -> new SetnxLock(server, LockProtocol.TIMESTAMP)),
 				new Factory(FLOOR, RawFloor::new), new Factory("PING round trip", Ping::new),
 				new Factory("Spring Integration spin",
@@ -146,8 +161,11 @@ public final class Contenders {
 		}
 
 		LettuceConnectionFactory connectionFactory() {
-			LettuceConnectionFactory factory = new LettuceConnectionFactory(
-					new RedisStandaloneConfiguration(this.host, this.port),
+			return connectionFactory(new RedisStandaloneConfiguration(this.host, this.port));
+		}
+
+		LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration configuration) {
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration,
 					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
 			factory.afterPropertiesSet();
 			factory.start();
@@ -156,6 +174,10 @@ public final class Contenders {
 
 	}
 
+	/**
+	 * Makes a contender on a server, or {@code null} for one that does not apply to that
+	 * server.
+	 */
 	private record Factory(String name, Function<Server, Contender> create) {
 
 	}
@@ -172,13 +194,53 @@ public final class Contenders {
 		private final String name;
 
 		SetnxLock(Server server, LockProtocol protocol) {
-			this.factory = server.connectionFactory();
+			this(server.connectionFactory(), server, protocol, "setnx-lock " + protocol.name().toLowerCase());
+		}
+
+		private SetnxLock(LettuceConnectionFactory factory, Server server, LockProtocol protocol, String name) {
+			this.factory = factory;
+			this.name = name;
 			this.registry = new SetnxLockRegistry(new StringRedisTemplate(this.factory),
 					SetnxLockSettings.builder()
 						.protocol(protocol)
 						.keyPrefix(server.unique("bench:setnx") + ":")
 						.build());
-			this.name = "setnx-lock " + protocol.name().toLowerCase();
+		}
+
+		/**
+		 * The token protocol signed in as a user that may run everything but
+		 * {@code DELIFEQ}, so that it releases with its script; {@code null} on a server
+		 * without {@code DELIFEQ}, where the plain token contender already does.
+		 */
+		static SetnxLock scriptReleaseWhereDelifeqIs(Server server) {
+			LettuceConnectionFactory admin = server.connectionFactory();
+			String user = "bench-script-release";
+			try (RedisConnection connection = admin.getConnection()) {
+				try {
+					connection.execute("ACL", bytes("SETUSER"), bytes(user), bytes("reset"), bytes("on"),
+							bytes(">" + user), bytes("~*"), bytes("&*"), bytes("+@all"), bytes("-delifeq"));
+				}
+				catch (DataAccessException ex) {
+					if (String.valueOf(ex.getMostSpecificCause().getMessage()).contains("Unknown command")) {
+						// A server without DELIFEQ, whose rule cannot name it.
+						return null;
+					}
+					throw ex;
+				}
+				RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(server.host(),
+						server.port());
+				configuration.setUsername(user);
+				configuration.setPassword(user);
+				return new SetnxLock(server.connectionFactory(configuration), server, LockProtocol.TOKEN,
+						SCRIPT_RELEASE);
+			}
+			finally {
+				admin.destroy();
+			}
+		}
+
+		private static byte[] bytes(String text) {
+			return text.getBytes(StandardCharsets.UTF_8);
 		}
 
 		@Override

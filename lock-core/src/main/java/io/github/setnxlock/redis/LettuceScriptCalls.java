@@ -33,7 +33,10 @@ import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -55,6 +58,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * pool after the answer, from Lettuce's event loop), and Lettuce times commands out (its
  * default), so an answer that never comes still ends in an error rather than a wait for
  * ever. Failures are translated by the factory, as the template translates them.
+ * <p>
+ * On a server with Valkey's {@code DELIFEQ} the token protocol's release uses it instead
+ * of its script (see {@link #releaseToken}).
  *
  * @author setnx-lock authors
  */
@@ -198,33 +204,49 @@ final class LettuceScriptCalls implements ScriptCalls {
 
 	private void deleteIfEquals(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
 			byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
-		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey).addValue(token);
-		RedisFuture<Long> deleted = commands.dispatch(DELIFEQ, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args);
-		commands.publish(channelBytes, lockKey).whenComplete((receivers, failure) -> {
-			if (failure != null) {
+		CommandArgs<byte[], byte[]> deleteArgs = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey)
+			.addValue(token);
+		CommandArgs<byte[], byte[]> publishArgs = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(channelBytes)
+			.addValue(lockKey);
+		AsyncCommand<byte[], byte[], Long> deleted = new AsyncCommand<>(
+				new Command<>(DELIFEQ, new IntegerOutput<>(ByteArrayCodec.INSTANCE), deleteArgs));
+		AsyncCommand<byte[], byte[], Long> published = new AsyncCommand<>(
+				new Command<>(CommandType.PUBLISH, new IntegerOutput<>(ByteArrayCodec.INSTANCE), publishArgs));
+		// One write for both: written apart, they cost the event loop and the server a
+		// read and a reply each.
+		((RedisAsyncCommands<byte[], byte[]>) commands).getStatefulConnection().dispatch(List.of(deleted, published));
+		// The answer waits for the announcement's reply too, which follows at once: the
+		// caller then wakes up once, when the event loop is done with both.
+		CompletableFuture.allOf(deleted, published).whenComplete((both, eitherFailed) -> {
+			published.exceptionally((failure) -> {
 				logAnnouncementFailure(key, failure);
-			}
+				return null;
+			});
+			deleted.whenComplete((count, failure) -> completeRelease(commands, key, lockKey, token, channelBytes, count,
+					failure, answer));
 		});
-		deleted.whenComplete((count, failure) -> {
-			if (failure == null) {
-				answer.complete(count);
-			}
-			else if (isWrongType(failure)) {
-				// The key holds another type: not our lock, as the script reports it.
-				answer.complete(0L);
-			}
-			else if (isRefused(failure)) {
-				// A server that lost the command (a failover to an older one) or a user
-				// without the right to it: the script from now on.
-				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
-				logger.info("DELIFEQ was refused (" + failure.getMessage() + "); locks are released with a script");
-				send(commands, true, key, "release", LockScripts.TOKEN_RELEASE, new byte[][] { lockKey },
-						new byte[][] { token, channelBytes }, answer);
-			}
-			else {
-				answer.completeExceptionally(failure(key, "release", failure));
-			}
-		});
+	}
+
+	private void completeRelease(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
+			byte[] token, byte[] channelBytes, Long count, Throwable failure, CompletableFuture<Object> answer) {
+		if (failure == null) {
+			answer.complete(count);
+		}
+		else if (isWrongType(failure)) {
+			// The key holds another type: not our lock, as the script reports it.
+			answer.complete(0L);
+		}
+		else if (isRefused(failure)) {
+			// A server that lost the command (a failover to an older one) or a user
+			// without the right to it: the script from now on.
+			this.compareAndDelete.set(CompareAndDelete.SCRIPT);
+			logger.info("DELIFEQ was refused (" + failure.getMessage() + "); locks are released with a script");
+			send(commands, true, key, "release", LockScripts.TOKEN_RELEASE, new byte[][] { lockKey },
+					new byte[][] { token, channelBytes }, answer);
+		}
+		else {
+			answer.completeExceptionally(failure(key, "release", failure));
+		}
 	}
 
 	/**
