@@ -146,8 +146,11 @@ final class LettuceScriptCalls implements ScriptCalls {
 	 * on the shared connection, the delete first: Redis runs one connection's commands in
 	 * order, so no waiter hears of the release before the key is gone. The announcement
 	 * is sent whatever the delete found: a waiter woken by a release that found the key
-	 * taken over only looks again. Cluster connections keep the script, because there the
-	 * announcement would go to another node than the delete, in no fixed order.
+	 * taken over, or by one whose {@code DELIFEQ} was refused and which the script then
+	 * completes (and announces again), only looks again. An announcement refused sends
+	 * later releases to the script, which fails them as it fails them everywhere. Cluster
+	 * connections keep the script, because there the announcement would go to another
+	 * node than the delete, in no fixed order.
 	 */
 	@Override
 	public CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
@@ -177,7 +180,22 @@ final class LettuceScriptCalls implements ScriptCalls {
 		if (!ask) {
 			return withCommands(key, "release", release);
 		}
-		return withCommands(key, "release", (commands, answer) -> {
+		CompletableFuture<Object> asked;
+		try {
+			asked = withCommands(key, "release", askFirst(key, lockKey, channelBytes, release));
+		}
+		catch (RuntimeException ex) {
+			this.compareAndDelete.compareAndSet(CompareAndDelete.ASKING, CompareAndDelete.UNKNOWN);
+			throw ex;
+		}
+		// A call that never reached Redis (no connection) did not ask: the next one does.
+		asked.whenComplete((answer, failure) -> this.compareAndDelete.compareAndSet(CompareAndDelete.ASKING,
+				CompareAndDelete.UNKNOWN));
+		return asked;
+	}
+
+	private Sender askFirst(LockKey key, byte[] lockKey, byte[] channelBytes, Sender release) {
+		return (commands, answer) -> {
 			if (!(commands instanceof RedisAsyncCommands)) {
 				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
 				release.send(commands, answer);
@@ -199,7 +217,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 				}
 				release.send(commands, answer);
 			});
-		});
+		};
 	}
 
 	private void deleteIfEquals(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
@@ -219,7 +237,11 @@ final class LettuceScriptCalls implements ScriptCalls {
 		// caller then wakes up once, when the event loop is done with both.
 		CompletableFuture.allOf(deleted, published).whenComplete((both, eitherFailed) -> {
 			published.exceptionally((failure) -> {
-				logAnnouncementFailure(key, failure);
+				if (isRefused(failure)) {
+					this.compareAndDelete.set(CompareAndDelete.SCRIPT);
+				}
+				logAnnouncementFailure(key,
+						!deleted.isCompletedExceptionally() && Long.valueOf(1).equals(deleted.getNow(null)), failure);
 				return null;
 			});
 			deleted.whenComplete((count, failure) -> completeRelease(commands, key, lockKey, token, channelBytes, count,
@@ -360,11 +382,10 @@ final class LettuceScriptCalls implements ScriptCalls {
 		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
 	}
 
-	private static void logAnnouncementFailure(LockKey key, Throwable failure) {
-		// The key is gone all the same; waiters in other processes find out when the
-		// lease they were told of ends.
-		logger.warn("Lock '" + key.key() + "' was released, but its release could not be announced: "
-				+ unwrap(failure).getMessage());
+	private static void logAnnouncementFailure(LockKey key, boolean deleted, Throwable failure) {
+		// Waiters in other processes find out when the lease they were told of ends.
+		logger.warn("The release of lock '" + key.key() + "' could not be announced"
+				+ (deleted ? " (its key is deleted all the same): " : ": ") + unwrap(failure).getMessage());
 	}
 
 	private static byte[][] bytes(List<String> values) {

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
@@ -92,13 +93,36 @@ class NativeReleaseTests {
 					return false;
 				}
 			});
-			// The waiter has asked once and now waits for the holder's five-minute lease,
-			// or for the release message.
-			await().atMost(Duration.ofSeconds(10)).until(() -> calls(valkey.server(), "evalsha") >= 2);
+			// The waiter listens on the release channel, has stopped re-checking, and now
+			// waits for the holder's five-minute lease or for the release message.
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> Long.valueOf(1)
+					.equals(((List<?>) valkey.server().execute("PUBSUB", "NUMSUB", TOKEN.releaseChannel())).get(1)));
+			AtomicLong attempts = new AtomicLong(-1);
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(300))
+				.until(() -> attempts.getAndSet(calls(valkey.server(), "evalsha")) == attempts.get());
+			long published = calls(valkey.server(), "publish");
 			held.unlock();
 			assertThat(waited.get(30, TimeUnit.SECONDS)).isTrue();
+			// The holder's release and then the waiter's own, each with its announcement.
+			assertThat(calls(valkey.server(), "publish")).isEqualTo(published + 2);
 		}
 		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(2);
+	}
+
+	@Test
+	void aFirstReleaseThatCannotReachTheServerLeavesTheQuestionToTheNext() throws InterruptedException {
+		try (TestClient client = new TestClient(valkey.server(), TOKEN)) {
+			LeasedLock lock = client.registry.obtain("unreachable");
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			valkey.server().stop();
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock);
+			valkey.server().restart();
+			cycles(client, "unreachable", 3);
+		}
+		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(3);
+		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
 	}
 
 	@Test
@@ -111,6 +135,9 @@ class NativeReleaseTests {
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
 			assertThat(valkey.server().execute("HGET", "lock:retyped", "field")).isEqualTo("value");
 		}
+		// DELIFEQ met the hash (WRONGTYPE), and the script did not take over.
+		assertThat(stat(valkey.server(), "delifeq", "failed_calls")).isEqualTo(1);
+		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
 	}
 
 	@Test
