@@ -233,17 +233,18 @@ final class LettuceScriptCalls implements ScriptCalls {
 		// One write for both: written apart, they cost the event loop and the server a
 		// read and a reply each.
 		((RedisAsyncCommands<byte[], byte[]>) commands).getStatefulConnection().dispatch(List.of(deleted, published));
-		// The answer waits for the announcement's reply too, which follows at once: the
-		// caller then wakes up once, when the event loop is done with both.
-		CompletableFuture.allOf(deleted, published).whenComplete((both, eitherFailed) -> {
-			published.exceptionally((failure) -> {
-				if (isRefused(failure)) {
+		// The answer waits for the announcement's reply too, so that the caller wakes up
+		// once, when the event loop is done with both. Replies come in the order sent, so
+		// the delete's is there by then.
+		published.whenComplete((receivers, publishFailure) -> {
+			if (publishFailure != null) {
+				if (isRefused(publishFailure)) {
 					this.compareAndDelete.set(CompareAndDelete.SCRIPT);
 				}
 				logAnnouncementFailure(key,
-						!deleted.isCompletedExceptionally() && Long.valueOf(1).equals(deleted.getNow(null)), failure);
-				return null;
-			});
+						!deleted.isCompletedExceptionally() && Long.valueOf(1).equals(deleted.getNow(null)),
+						publishFailure);
+			}
 			deleted.whenComplete((count, failure) -> completeRelease(commands, key, lockKey, token, channelBytes, count,
 					failure, answer));
 		});
