@@ -24,7 +24,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
@@ -169,8 +168,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 					deleteIfEquals(commands, key, lockKey, token, channelBytes, answer);
 				}
 				else {
-					send(commands, true, key, "release", LockScripts.TOKEN_RELEASE, new byte[][] { lockKey },
-							new byte[][] { token, channelBytes }, answer);
+					releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
 				}
 			}
 			catch (RuntimeException ex) {
@@ -264,12 +262,17 @@ final class LettuceScriptCalls implements ScriptCalls {
 			// without the right to it: the script from now on.
 			this.compareAndDelete.set(CompareAndDelete.SCRIPT);
 			logger.info("DELIFEQ was refused (" + failure.getMessage() + "); locks are released with a script");
-			send(commands, true, key, "release", LockScripts.TOKEN_RELEASE, new byte[][] { lockKey },
-					new byte[][] { token, channelBytes }, answer);
+			releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
 		}
 		else {
 			answer.completeExceptionally(failure(key, "release", failure));
 		}
+	}
+
+	private void releaseWithScript(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
+			byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
+		send(commands, true, key, "release", LockScripts.TOKEN_RELEASE, new byte[][] { lockKey },
+				new byte[][] { token, channelBytes }, answer);
 	}
 
 	/**
@@ -353,8 +356,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 	}
 
 	private Throwable failure(LockKey key, String action, Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
+		Throwable cause = unwrap(failure);
 		if (cause instanceof Error) {
 			return cause;
 		}
