@@ -18,6 +18,7 @@ package io.github.setnxlock.benchmarks;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,10 +49,13 @@ import io.github.setnxlock.test.RedisServer;
  * The tables show, per contender, the median across rounds of cycles per second, of the
  * median and 99th percentile time of one cycle, of the commands the server ran per cycle
  * (from {@code INFO commandstats}: background work such as renewals counts, and so does
- * every {@code redis.call} inside a script, so the floor shows 4), and of its cycles per
- * second divided by the raw floor's in the same round. The floor is
- * {@code SET key token NX PX 30000} plus an {@code EVALSHA} compare-and-delete on one
- * Lettuce connection: the least a lock that checks ownership on release can do; a
+ * every {@code redis.call} inside a script, so the floor shows 4), of the CPU time the
+ * server and this JVM used per cycle (the server's from {@code INFO cpu}; this JVM's from
+ * its process CPU time, the workload's threads included), and of its cycles per second
+ * divided by the raw floor's in the same round. With 8 threads on 2 cores the CPU times
+ * say where a contender's cycles go when the machine, not the network, is the limit. The
+ * floor is {@code SET key token NX PX 30000} plus an {@code EVALSHA} compare-and-delete
+ * on one Lettuce connection: the least a lock that checks ownership on release can do; a
  * {@code PING} round trip shows what one round trip costs.
  * <p>
  * The contended table shows, per contender, the median across rounds of acquisitions per
@@ -188,6 +192,8 @@ public final class LockBenchmark {
 		Workload measured = Workload.timed(threads, threads, options.perRound());
 		Map<String, List<Workload.Result>> results = new LinkedHashMap<>();
 		Map<String, List<Double>> commands = new LinkedHashMap<>();
+		Map<String, List<Double>> serverCpu = new LinkedHashMap<>();
+		Map<String, List<Double>> clientCpu = new LinkedHashMap<>();
 		Map<String, List<Double>> ratios = new LinkedHashMap<>();
 		contenders.forEach((contender) -> results.put(contender.name(), new ArrayList<>()));
 		Random random = new Random(options.seed());
@@ -203,12 +209,20 @@ public final class LockBenchmark {
 					warmUp.run(contender);
 				}
 				long before = totalCommands(redis);
+				double serverCpuBefore = serverCpuMicros(redis);
+				long clientCpuBefore = clientCpuNanos();
 				Workload.Result result = measured.run(contender);
-				// minus one for the INFO that took the first count
-				long used = totalCommands(redis) - before - 1;
+				long clientCpuUsed = clientCpuNanos() - clientCpuBefore;
+				double serverCpuUsed = serverCpuMicros(redis) - serverCpuBefore;
+				// minus the INFO that took the first count and the two of the CPU times
+				long used = totalCommands(redis) - before - 3;
 				results.get(contender.name()).add(result);
 				commands.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
-					.add((result.cycles() > 0) ? (double) used / result.cycles() : Double.NaN);
+					.add(perCycle(used, result.cycles()));
+				serverCpu.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
+					.add(perCycle(serverCpuUsed, result.cycles()));
+				clientCpu.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
+					.add(perCycle(clientCpuUsed / 1e3, result.cycles()));
 				perSecond.put(contender.name(), result.cyclesPerSecond());
 				if (result.firstError() != null) {
 					out.printf("%n%s failed: %s%n", contender.name(), result.firstError());
@@ -226,6 +240,8 @@ public final class LockBenchmark {
 					median(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(50) / 1e3).toArray()),
 					median(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(99) / 1e3).toArray()),
 					median(commands.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
+					median(serverCpu.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
+					median(clientCpu.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
 					runs.stream().mapToLong(Workload.Result::violations).sum(),
 					runs.stream().mapToLong(Workload.Result::errors).sum())));
 		return new Scenario(title, rows);
@@ -308,6 +324,33 @@ public final class LockBenchmark {
 		Arrays.sort(sorted);
 		int middle = sorted.length / 2;
 		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	private static double perCycle(double used, long cycles) {
+		return (cycles > 0 && used >= 0) ? used / cycles : Double.NaN;
+	}
+
+	/**
+	 * Return the CPU time the server has used, user and system, as {@code INFO cpu}
+	 * reports it.
+	 * @param redis the server
+	 * @return the CPU time in microseconds
+	 */
+	private static double serverCpuMicros(RedisServer redis) {
+		Map<String, String> cpu = info(redis, "cpu");
+		return (Double.parseDouble(cpu.get("used_cpu_sys")) + Double.parseDouble(cpu.get("used_cpu_user"))) * 1e6;
+	}
+
+	/**
+	 * Return the CPU time this JVM has used, every thread of it: the contender's client,
+	 * its event loops and the workload's own threads.
+	 * @return the CPU time in nanoseconds, or {@code -1} where the JVM cannot tell
+	 */
+	private static long clientCpuNanos() {
+		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+			return os.getProcessCpuTime();
+		}
+		return -1;
 	}
 
 	private static long totalCommands(RedisServer redis) {
@@ -414,11 +457,17 @@ public final class LockBenchmark {
 	 * @param p99Micros median across rounds of the 99th percentile cycle time
 	 * @param commandsPerCycle median across rounds of the commands the server ran per
 	 * cycle, calls inside scripts included
+	 * @param serverCpuMicrosPerCycle median across rounds of the CPU time the server used
+	 * per cycle (from {@code INFO cpu}), in microseconds
+	 * @param clientCpuMicrosPerCycle median across rounds of the CPU time this JVM used
+	 * per cycle, in microseconds; the workload's own threads included, which cost every
+	 * contender the same
 	 * @param violations mutual-exclusion violations in all rounds
 	 * @param errors failed or stuck workers in all rounds
 	 */
 	public record Row(String contender, double cyclesPerSecond, double ratioToFloor, double p50Micros, double p99Micros,
-			double commandsPerCycle, long violations, long errors) {
+			double commandsPerCycle, double serverCpuMicrosPerCycle, double clientCpuMicrosPerCycle, long violations,
+			long errors) {
 
 	}
 
@@ -537,13 +586,15 @@ public final class LockBenchmark {
 		 */
 		public String table() {
 			StringBuilder table = new StringBuilder("## ").append(this.title).append("\n\n");
-			table.append(
-					"| contender | cycles/s | × floor | p50 µs | p99 µs | server commands/cycle | violations | errors |\n");
-			table.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+			table.append("| contender | cycles/s | × floor | p50 µs | p99 µs | server commands/cycle "
+					+ "| server CPU µs/cycle | client CPU µs/cycle | violations | errors |\n");
+			table.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 			for (Row row : this.rows) {
-				table.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.0f | %.0f | %.2f | %d | %d |%n",
-						row.contender(), row.cyclesPerSecond(), row.ratioToFloor(), row.p50Micros(), row.p99Micros(),
-						row.commandsPerCycle(), row.violations(), row.errors()));
+				table.append(String.format(Locale.ROOT,
+						"| %s | %,.0f | %.2f | %.0f | %.0f | %.2f | %.1f | %.1f | %d | %d |%n", row.contender(),
+						row.cyclesPerSecond(), row.ratioToFloor(), row.p50Micros(), row.p99Micros(),
+						row.commandsPerCycle(), row.serverCpuMicrosPerCycle(), row.clientCpuMicrosPerCycle(),
+						row.violations(), row.errors()));
 			}
 			return table.toString();
 		}

@@ -160,7 +160,13 @@ class BenchmarkSmokeTests {
 				assertThat(row.errors()).isZero();
 				assertThat(row.violations()).isZero();
 				assertThat(row.cyclesPerSecond()).isPositive();
+				assertThat(row.serverCpuMicrosPerCycle()).isPositive();
+				assertThat(row.clientCpuMicrosPerCycle()).isPositive();
 			});
+			// The INFO calls that take the counts are not counted: a PING is one command.
+			assertThat(scenario.rows()).filteredOn((row) -> row.contender().equals("PING round trip"))
+				.singleElement()
+				.satisfies((row) -> assertThat(row.commandsPerCycle()).isEqualTo(1.0));
 		}
 		assertThat(report.contended()).extracting(LockBenchmark.ContendedScenario::twoJvms)
 			.containsExactly(false, true);
