@@ -159,7 +159,8 @@ public record ContendedWorkload(int threads, Duration duration, long cyclesPerTh
 	 * @param firstError the first failure, or {@code null}
 	 */
 	public record Result(String contender, long cycles, long elapsedNanos, Histogram waits, Histogram handoffs,
-			long sameThreadAgain, long crossJvmHandoffs, long violations, long errors, Throwable firstError) {
+			long sameThreadAgain, long crossJvmHandoffs, long violations, long errors,
+			Throwable firstError) implements Outcome {
 
 		/**
 		 * Return the acquisitions per second.

@@ -187,120 +187,34 @@ public final class LockBenchmark {
 
 	private static Scenario scenario(String title, int threads, Options options, List<Contender> contenders,
 			RedisServer redis, PrintStream out) throws InterruptedException {
-		out.printf("%s:", title);
-		Workload warmUp = Workload.timed(threads, threads, options.warmUp());
-		Workload measured = Workload.timed(threads, threads, options.perRound());
-		Map<String, List<Workload.Result>> results = new LinkedHashMap<>();
-		Map<String, List<Double>> commands = new LinkedHashMap<>();
-		Map<String, List<Double>> serverCpu = new LinkedHashMap<>();
-		Map<String, List<Double>> clientCpu = new LinkedHashMap<>();
-		Map<String, List<Double>> ratios = new LinkedHashMap<>();
-		contenders.forEach((contender) -> results.put(contender.name(), new ArrayList<>()));
-		Random random = new Random(options.seed());
-		List<Contender> order = new ArrayList<>(contenders);
-		for (int round = 1; round <= options.rounds(); round++) {
-			if (round > 1) {
-				Collections.shuffle(order, random);
-			}
-			out.printf(" round %d", round);
-			Map<String, Double> perSecond = new LinkedHashMap<>();
-			for (Contender contender : order) {
-				if (round == 1 && !options.warmUp().isZero()) {
-					warmUp.run(contender);
-				}
-				long before = totalCommands(redis);
-				double serverCpuBefore = serverCpuMicros(redis);
-				long clientCpuBefore = clientCpuNanos();
-				Workload.Result result = measured.run(contender);
-				long clientCpuUsed = clientCpuNanos() - clientCpuBefore;
-				double serverCpuUsed = serverCpuMicros(redis) - serverCpuBefore;
-				// minus the INFO that took the first count and the two of the CPU times
-				long used = totalCommands(redis) - before - 3;
-				results.get(contender.name()).add(result);
-				commands.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
-					.add(perCycle(used, result.cycles()));
-				serverCpu.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
-					.add(perCycle(serverCpuUsed, result.cycles()));
-				clientCpu.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
-					.add(perCycle(clientCpuUsed / 1e3, result.cycles()));
-				perSecond.put(contender.name(), result.cyclesPerSecond());
-				if (result.firstError() != null) {
-					out.printf("%n%s failed: %s%n", contender.name(), result.firstError());
-				}
-			}
-			Double floor = perSecond.get(Contenders.FLOOR);
-			perSecond.forEach((name, value) -> ratios.computeIfAbsent(name, (key) -> new ArrayList<>())
-				.add((floor != null) ? value / floor : Double.NaN));
-		}
-		out.println();
+		Map<String, Rounds<Workload.Result>> measured = rounds(title, options, contenders, redis, out,
+				(contender, duration) -> Workload.timed(threads, threads, duration).run(contender));
 		List<Row> rows = new ArrayList<>();
-		results.forEach((name, runs) -> rows
-			.add(new Row(name, median(runs.stream().mapToDouble(Workload.Result::cyclesPerSecond).toArray()),
-					median(ratios.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
-					median(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(50) / 1e3).toArray()),
-					median(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(99) / 1e3).toArray()),
-					median(commands.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
-					median(serverCpu.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
-					median(clientCpu.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
-					runs.stream().mapToLong(Workload.Result::violations).sum(),
-					runs.stream().mapToLong(Workload.Result::errors).sum())));
+		measured.forEach((name,
+				rounds) -> rows.add(new Row(name, rounds.median(Workload.Result::cyclesPerSecond),
+						median(rounds.ratios()), rounds.median((run) -> run.latency().getValueAtPercentile(50) / 1e3),
+						rounds.median((run) -> run.latency().getValueAtPercentile(99) / 1e3), median(rounds.commands()),
+						median(rounds.serverCpu()), median(rounds.clientCpu()),
+						rounds.runs().stream().mapToLong(Workload.Result::violations).sum(),
+						rounds.runs().stream().mapToLong(Workload.Result::errors).sum())));
 		return new Scenario(title, rows);
 	}
 
 	private static ContendedScenario contended(String title, boolean twoJvms, Options options, List<Contender> all,
-			RedisServer redis, PrintStream out, Runner runner) throws InterruptedException {
-		out.printf("%s:", title);
+			RedisServer redis, PrintStream out, Runner<ContendedWorkload.Result> runner) throws InterruptedException {
 		// PING excludes nobody: there is nothing to hand off
 		List<Contender> contenders = all.stream().filter(Contender::excludes).toList();
-		Map<String, List<ContendedWorkload.Result>> results = new LinkedHashMap<>();
-		Map<String, List<Double>> commands = new LinkedHashMap<>();
-		Map<String, List<Double>> ratios = new LinkedHashMap<>();
-		contenders.forEach((contender) -> results.put(contender.name(), new ArrayList<>()));
-		Random random = new Random(options.seed());
-		List<Contender> order = new ArrayList<>(contenders);
-		for (int round = 1; round <= options.rounds(); round++) {
-			if (round > 1) {
-				Collections.shuffle(order, random);
-			}
-			out.printf(" round %d", round);
-			Map<String, Double> perSecond = new LinkedHashMap<>();
-			for (Contender contender : order) {
-				// the uncontended scenarios warmed up other paths than waiting and
-				// waking up
-				if (round == 1 && !options.warmUp().isZero()) {
-					runner.run(contender, options.warmUp());
-				}
-				long before = totalCommands(redis);
-				ContendedWorkload.Result result = runner.run(contender, options.perRound());
-				// minus one for the INFO that took the first count
-				long used = totalCommands(redis) - before - 1;
-				results.get(contender.name()).add(result);
-				commands.computeIfAbsent(contender.name(), (name) -> new ArrayList<>())
-					.add((result.cycles() > 0) ? (double) used / result.cycles() : Double.NaN);
-				perSecond.put(contender.name(), result.cyclesPerSecond());
-				if (result.firstError() != null) {
-					out.printf("%n%s failed: %s%n", contender.name(), result.firstError());
-				}
-			}
-			Double floor = perSecond.get(Contenders.FLOOR);
-			perSecond.forEach((name, value) -> ratios.computeIfAbsent(name, (key) -> new ArrayList<>())
-				.add((floor != null) ? value / floor : Double.NaN));
-		}
-		out.println();
+		Map<String, Rounds<ContendedWorkload.Result>> measured = rounds(title, options, contenders, redis, out, runner);
 		List<ContendedRow> rows = new ArrayList<>();
-		results.forEach((name, runs) -> {
-			double medianWait = median(
-					runs.stream().mapToDouble((run) -> run.waits().getValueAtPercentile(50) / 1e3).toArray());
+		measured.forEach((name, rounds) -> {
+			List<ContendedWorkload.Result> runs = rounds.runs();
+			double medianWait = rounds.median((run) -> run.waits().getValueAtPercentile(50) / 1e3);
 			double worstWait = runs.stream().mapToDouble((run) -> run.waits().getMaxValue() / 1e3).max().orElse(0);
-			rows.add(new ContendedRow(name,
-					median(runs.stream().mapToDouble(ContendedWorkload.Result::cyclesPerSecond).toArray()),
-					median(ratios.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
-					median(runs.stream().mapToDouble((run) -> run.handoffs().getValueAtPercentile(50) / 1e3).toArray()),
-					median(runs.stream().mapToDouble((run) -> run.handoffs().getValueAtPercentile(99) / 1e3).toArray()),
-					medianWait, worstWait / 1e3, worstWait / medianWait,
-					median(runs.stream().mapToDouble(ContendedWorkload.Result::sameThreadShare).toArray()),
-					median(runs.stream().mapToDouble(ContendedWorkload.Result::crossJvmShare).toArray()),
-					median(commands.get(name).stream().mapToDouble(Double::doubleValue).toArray()),
+			rows.add(new ContendedRow(name, rounds.median(ContendedWorkload.Result::cyclesPerSecond),
+					median(rounds.ratios()), rounds.median((run) -> run.handoffs().getValueAtPercentile(50) / 1e3),
+					rounds.median((run) -> run.handoffs().getValueAtPercentile(99) / 1e3), medianWait, worstWait / 1e3,
+					worstWait / medianWait, rounds.median(ContendedWorkload.Result::sameThreadShare),
+					rounds.median(ContendedWorkload.Result::crossJvmShare), median(rounds.commands()),
 					runs.stream().mapToLong(ContendedWorkload.Result::violations).sum(),
 					runs.stream().mapToLong(ContendedWorkload.Result::errors).sum()));
 		});
@@ -308,12 +222,102 @@ public final class LockBenchmark {
 	}
 
 	/**
-	 * One timed run of a contender with several threads on one key.
+	 * Run every contender once per round, interleaved: the first round in the given
+	 * order, the others shuffled, each contender warmed up right before its first round.
+	 * Around each run it reads the server's command count and CPU time and this JVM's CPU
+	 * time.
+	 * @param <R> what one run reports
+	 * @param title what runs, printed with the progress
+	 * @param options the rounds, their length and the warm-up
+	 * @param contenders the contenders
+	 * @param redis the server
+	 * @param out where the progress is printed
+	 * @param runner one timed run of a contender
+	 * @return per contender, in the order given, its runs and figures of each round
+	 * @throws InterruptedException if interrupted
 	 */
-	private interface Runner {
+	private static <R extends Outcome> Map<String, Rounds<R>> rounds(String title, Options options,
+			List<Contender> contenders, RedisServer redis, PrintStream out, Runner<R> runner)
+			throws InterruptedException {
+		out.printf("%s:", title);
+		Map<String, Rounds<R>> measured = new LinkedHashMap<>();
+		contenders.forEach((contender) -> measured.put(contender.name(), new Rounds<>()));
+		Random random = new Random(options.seed());
+		List<Contender> order = new ArrayList<>(contenders);
+		for (int round = 1; round <= options.rounds(); round++) {
+			if (round > 1) {
+				Collections.shuffle(order, random);
+			}
+			out.printf(" round %d", round);
+			Map<String, Double> perSecond = new LinkedHashMap<>();
+			for (Contender contender : order) {
+				if (round == 1 && !options.warmUp().isZero()) {
+					runner.run(contender, options.warmUp());
+				}
+				long before = totalCommands(redis);
+				double serverCpuBefore = serverCpuMicros(redis);
+				long clientCpuBefore = clientCpuNanos();
+				R result = runner.run(contender, options.perRound());
+				long clientCpuUsed = clientCpuNanos() - clientCpuBefore;
+				double serverCpuUsed = serverCpuMicros(redis) - serverCpuBefore;
+				// minus the INFO that took the first count and the two of the CPU times
+				long used = totalCommands(redis) - before - 3;
+				Rounds<R> rounds = measured.get(contender.name());
+				rounds.runs().add(result);
+				rounds.commands().add(perCycle(used, result.cycles()));
+				rounds.serverCpu().add(perCycle(serverCpuUsed, result.cycles()));
+				rounds.clientCpu().add(perCycle(clientCpuUsed / 1e3, result.cycles()));
+				perSecond.put(contender.name(), result.cyclesPerSecond());
+				if (result.firstError() != null) {
+					out.printf("%n%s failed: %s%n", contender.name(), result.firstError());
+				}
+			}
+			Double floor = perSecond.get(Contenders.FLOOR);
+			perSecond.forEach(
+					(name, value) -> measured.get(name).ratios().add((floor != null) ? value / floor : Double.NaN));
+		}
+		out.println();
+		return measured;
+	}
 
-		ContendedWorkload.Result run(Contender contender, Duration duration) throws InterruptedException;
+	/**
+	 * One contender's runs in a scenario, and per round the commands the server ran per
+	 * cycle, the server's and this JVM's CPU time per cycle in microseconds, and the
+	 * ratio of its cycles per second to the floor's.
+	 *
+	 * @param <R> what one run reports
+	 * @param runs the runs, one per round
+	 * @param commands the commands per cycle
+	 * @param serverCpu the server's CPU time per cycle
+	 * @param clientCpu this JVM's CPU time per cycle
+	 * @param ratios the ratios to the floor
+	 */
+	private record Rounds<R>(List<R> runs, List<Double> commands, List<Double> serverCpu, List<Double> clientCpu,
+			List<Double> ratios) {
 
+		Rounds() {
+			this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+		}
+
+		double median(java.util.function.ToDoubleFunction<R> figure) {
+			return LockBenchmark.median(this.runs.stream().mapToDouble(figure).toArray());
+		}
+
+	}
+
+	/**
+	 * One timed run of a contender.
+	 *
+	 * @param <R> what the run reports
+	 */
+	private interface Runner<R extends Outcome> {
+
+		R run(Contender contender, Duration duration) throws InterruptedException;
+
+	}
+
+	static double median(List<Double> values) {
+		return median(values.stream().mapToDouble(Double::doubleValue).toArray());
 	}
 
 	static double median(double[] values) {

@@ -119,7 +119,7 @@ public record Workload(int threads, int keys, Duration duration, long cyclesPerT
 	 * @param firstError the first failure, or {@code null}
 	 */
 	public record Result(String contender, long cycles, long elapsedNanos, Histogram latency, long violations,
-			long errors, Throwable firstError) {
+			long errors, Throwable firstError) implements Outcome {
 
 		/**
 		 * Return the completed cycles per second.
