@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.ToDoubleFunction;
 
 import io.github.setnxlock.test.RedisServer;
 
@@ -126,7 +127,7 @@ public final class LockBenchmark {
 	 */
 	public static Report run(Options options, PrintStream out) throws InterruptedException {
 		try (RedisServer redis = RedisServer.start()) {
-			Map<String, String> server = info(redis, "server");
+			Map<String, String> server = redis.info("server");
 			String version = server.containsKey("valkey_version") ? "valkey-server " + server.get("valkey_version")
 					: "redis-server " + server.getOrDefault("redis_version", "?");
 			String namespace = Long.toHexString(System.nanoTime());
@@ -223,9 +224,9 @@ public final class LockBenchmark {
 
 	/**
 	 * Run every contender once per round, interleaved: the first round in the given
-	 * order, the others shuffled, each contender warmed up right before its first round.
-	 * Around each run it reads the server's command count and CPU time and this JVM's CPU
-	 * time.
+	 * order, the others shuffled, each contender warmed up right before its first round
+	 * (in every scenario: each runs other paths, such as waiting and waking up). Around
+	 * each run it reads the server's command count and CPU time and this JVM's CPU time.
 	 * @param <R> what one run reports
 	 * @param title what runs, printed with the progress
 	 * @param options the rounds, their length and the warm-up
@@ -299,7 +300,7 @@ public final class LockBenchmark {
 			this(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
 		}
 
-		double median(java.util.function.ToDoubleFunction<R> figure) {
+		double median(ToDoubleFunction<R> figure) {
 			return LockBenchmark.median(this.runs.stream().mapToDouble(figure).toArray());
 		}
 
@@ -341,7 +342,7 @@ public final class LockBenchmark {
 	 * @return the CPU time in microseconds
 	 */
 	private static double serverCpuMicros(RedisServer redis) {
-		Map<String, String> cpu = info(redis, "cpu");
+		Map<String, String> cpu = redis.info("cpu");
 		return (Double.parseDouble(cpu.get("used_cpu_sys")) + Double.parseDouble(cpu.get("used_cpu_user"))) * 1e6;
 	}
 
@@ -359,24 +360,13 @@ public final class LockBenchmark {
 
 	private static long totalCommands(RedisServer redis) {
 		long total = 0;
-		for (Map.Entry<String, String> entry : info(redis, "commandstats").entrySet()) {
+		for (Map.Entry<String, String> entry : redis.info("commandstats").entrySet()) {
 			if (entry.getKey().startsWith("cmdstat_")) {
 				String calls = entry.getValue().split(",")[0];
 				total += Long.parseLong(calls.substring(calls.indexOf('=') + 1));
 			}
 		}
 		return total;
-	}
-
-	private static Map<String, String> info(RedisServer redis, String section) {
-		Map<String, String> fields = new LinkedHashMap<>();
-		for (String line : String.valueOf(redis.execute("INFO", section)).split("\r?\n")) {
-			int colon = line.indexOf(':');
-			if (colon > 0 && !line.startsWith("#")) {
-				fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
-			}
-		}
-		return fields;
 	}
 
 	private static String seconds(Duration duration) {

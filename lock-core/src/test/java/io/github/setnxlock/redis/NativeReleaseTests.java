@@ -69,7 +69,7 @@ class NativeReleaseTests {
 				assertThat(valkey.server().execute("EXISTS", "lock:native-" + (i % 3))).isEqualTo(0L);
 			}
 		}
-		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(30);
+		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(30);
 		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
 	}
 
@@ -101,14 +101,14 @@ class NativeReleaseTests {
 			AtomicLong attempts = new AtomicLong(-1);
 			await().atMost(Duration.ofSeconds(10))
 				.pollInterval(Duration.ofMillis(300))
-				.until(() -> attempts.getAndSet(calls(valkey.server(), "evalsha")) == attempts.get());
-			long published = calls(valkey.server(), "publish");
+				.until(() -> attempts.getAndSet(valkey.server().commandStat("evalsha", "calls")) == attempts.get());
+			long published = valkey.server().commandStat("publish", "calls");
 			held.unlock();
 			assertThat(waited.get(30, TimeUnit.SECONDS)).isTrue();
 			// The holder's release and then the waiter's own, each with its announcement.
-			assertThat(calls(valkey.server(), "publish")).isEqualTo(published + 2);
+			assertThat(valkey.server().commandStat("publish", "calls")).isEqualTo(published + 2);
 		}
-		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(2);
+		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(2);
 	}
 
 	@Test
@@ -121,7 +121,7 @@ class NativeReleaseTests {
 			valkey.server().restart();
 			cycles(client, "unreachable", 3);
 		}
-		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(3);
+		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(3);
 		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
 	}
 
@@ -136,7 +136,7 @@ class NativeReleaseTests {
 			assertThat(valkey.server().execute("HGET", "lock:retyped", "field")).isEqualTo("value");
 		}
 		// DELIFEQ met the hash (WRONGTYPE), and the script did not take over.
-		assertThat(stat(valkey.server(), "delifeq", "failed_calls")).isEqualTo(1);
+		assertThat(valkey.server().commandStat("delifeq", "failed_calls")).isEqualTo(1);
 		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
 	}
 
@@ -146,8 +146,8 @@ class NativeReleaseTests {
 		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
 			cycles(client, "no-delifeq", 5);
 		}
-		assertThat(stat(valkey.server(), "delifeq", "rejected_calls")).isZero();
-		assertThat(calls(valkey.server(), "delifeq")).isZero();
+		assertThat(valkey.server().commandStat("delifeq", "rejected_calls")).isZero();
+		assertThat(valkey.server().commandStat("delifeq", "calls")).isZero();
 		assertThat(releaseScriptLoaded(valkey.server())).isTrue();
 		assertThat(LeastPrivilegeUser.refusals(valkey.server())).isEmpty();
 	}
@@ -158,7 +158,7 @@ class NativeReleaseTests {
 		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
 			cycles(client, "with-delifeq", 5);
 		}
-		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(5);
+		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(5);
 		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
 		assertThat(LeastPrivilegeUser.refusals(valkey.server())).isEmpty();
 	}
@@ -174,7 +174,7 @@ class NativeReleaseTests {
 			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock)
 				.withMessageContaining("no permissions to run the 'publish' command");
 		}
-		assertThat(calls(valkey.server(), "delifeq")).isZero();
+		assertThat(valkey.server().commandStat("delifeq", "calls")).isZero();
 		assertThat(valkey.server().execute("EXISTS", "lock:unannounced")).isEqualTo(1L);
 	}
 
@@ -186,8 +186,8 @@ class NativeReleaseTests {
 			valkey.server().execute("ACL", "SETUSER", LeastPrivilegeUser.NAME, "-delifeq");
 			cycles(client, "taken-away", 3);
 		}
-		assertThat(calls(valkey.server(), "delifeq")).isEqualTo(3);
-		assertThat(stat(valkey.server(), "delifeq", "rejected_calls")).isEqualTo(1);
+		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(3);
+		assertThat(valkey.server().commandStat("delifeq", "rejected_calls")).isEqualTo(1);
 		assertThat(releaseScriptLoaded(valkey.server())).isTrue();
 	}
 
@@ -207,31 +207,6 @@ class NativeReleaseTests {
 			lock.unlock();
 			assertThat(valkey.server().execute("EXISTS", "lock:" + name)).isEqualTo(0L);
 		}
-	}
-
-	static long calls(RedisServer server, String command) {
-		return stat(server, command, "calls");
-	}
-
-	/**
-	 * Read one figure of a command's line in {@code INFO commandstats}, such as
-	 * {@code cmdstat_delifeq:calls=5,usec=9,usec_per_call=1.80,rejected_calls=0,failed_calls=0};
-	 * 0 for a command the server has not run since its statistics were reset.
-	 */
-	static long stat(RedisServer server, String command, String figure) {
-		String prefix = "cmdstat_" + command + ":";
-		for (String line : String.valueOf(server.execute("INFO", "commandstats")).split("\r?\n")) {
-			if (line.startsWith(prefix)) {
-				for (String field : line.substring(prefix.length()).split(",")) {
-					String[] nameAndValue = field.split("=", 2);
-					if (nameAndValue[0].equals(figure)) {
-						return Long.parseLong(nameAndValue[1]);
-					}
-				}
-				throw new IllegalStateException("No " + figure + " in '" + line + "'");
-			}
-		}
-		return 0;
 	}
 
 	static boolean releaseScriptLoaded(RedisServer server) {

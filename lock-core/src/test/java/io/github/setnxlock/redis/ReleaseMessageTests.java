@@ -178,14 +178,7 @@ class ReleaseMessageTests {
 
 	private long acquireCalls() {
 		// The acquire script is the only script these tests run while waiting.
-		String stats = (String) this.server.execute("INFO", "commandstats");
-		long calls = 0;
-		for (String line : stats.split("\r\n")) {
-			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
-				calls += Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(',')));
-			}
-		}
-		return calls;
+		return this.server.commandStat("evalsha", "calls") + this.server.commandStat("eval", "calls");
 	}
 
 }

@@ -16,7 +16,9 @@
 
 package io.github.setnxlock.test;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A real Redis server for one test class, on a free loopback port, that the test can
@@ -76,6 +78,56 @@ public interface RedisServer extends AutoCloseable {
 	 * @throws RedisReplyException if Redis answers with an error
 	 */
 	Object execute(String... command);
+
+	/**
+	 * Return one section of {@code INFO}, such as {@code "cpu"} or
+	 * {@code "commandstats"}, as its fields in the order given.
+	 * @param section the section
+	 * @return each field's value, by name
+	 */
+	default Map<String, String> info(String section) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		for (String line : String.valueOf(execute("INFO", section)).split("\r?\n")) {
+			int colon = line.indexOf(':');
+			if (colon > 0 && !line.startsWith("#")) {
+				fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
+			}
+		}
+		return fields;
+	}
+
+	/**
+	 * Return one figure of a command's line in {@code INFO commandstats}, such as
+	 * {@code calls} in
+	 * {@code cmdstat_delifeq:calls=5,usec=9,usec_per_call=1.80,rejected_calls=0,failed_calls=0}.
+	 * @param command the command, in lower case
+	 * @param figure the figure's name
+	 * @return the figure; 0 for a command the server has not run since its statistics
+	 * were reset
+	 * @throws IllegalStateException if the command's line has no such figure
+	 */
+	default long commandStat(String command, String figure) {
+		String line = info("commandstats").get("cmdstat_" + command);
+		if (line == null) {
+			return 0;
+		}
+		for (String field : line.split(",")) {
+			String[] nameAndValue = field.split("=", 2);
+			if (nameAndValue[0].equals(figure)) {
+				return Long.parseLong(nameAndValue[1]);
+			}
+		}
+		throw new IllegalStateException("No " + figure + " in the commandstats of " + command + ": '" + line + "'");
+	}
+
+	/**
+	 * Return whether the server knows a command ({@code COMMAND INFO}).
+	 * @param command the command
+	 * @return whether it has the command
+	 */
+	default boolean hasCommand(String command) {
+		return ((List<?>) execute("COMMAND", "INFO", command)).get(0) != null;
+	}
 
 	/**
 	 * Kill the server at once, as a crash would: no shutdown, nothing saved. Clients see

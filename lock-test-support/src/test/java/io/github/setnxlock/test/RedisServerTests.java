@@ -51,6 +51,23 @@ class RedisServerTests {
 	}
 
 	@Test
+	void infoCommandStatisticsAndCommandsAreReadFromTheServer() {
+		try (RedisServer server = RedisServer.start()) {
+			assertThat(server.info("server")).containsKey("redis_version").doesNotContainKey("# Server");
+			server.execute("CONFIG", "RESETSTAT");
+			assertThat(server.commandStat("set", "calls")).isZero();
+			server.execute("SET", "k", "v");
+			server.execute("SET", "k", "w");
+			assertThat(server.commandStat("set", "calls")).isEqualTo(2);
+			assertThatExceptionOfType(IllegalStateException.class)
+				.isThrownBy(() -> server.commandStat("set", "no_such_figure"))
+				.withMessageContaining("no_such_figure");
+			assertThat(server.hasCommand("GET")).isTrue();
+			assertThat(server.hasCommand("NOSUCHCOMMAND")).isFalse();
+		}
+	}
+
+	@Test
 	void errorsComeBackAsExceptions() {
 		try (RedisServer server = RedisServer.start()) {
 			server.execute("HSET", "h", "f", "v");
