@@ -35,9 +35,11 @@ import io.github.setnxlock.redis.KeyStates.KeyState;
  * attempt, with no polling. Where holders may not announce their releases (the timestamp
  * protocol, shared with clients of the documented pattern), or while the subscription is
  * not confirmed, it also re-checks after a short jittered backoff (2 ms doubling to 64
- * ms). A thread that was handed the slot by a local release first waits a moment for that
- * release's message, which waiters in other JVMs receive at the same time, so the JVM
- * that released does not win every handoff.
+ * ms). An attempt that will wait marks the holder's token in Redis (token protocol), so
+ * the holder's release announces itself; a release that finds no mark sends no message. A
+ * thread that was handed the slot by a local release that was announced first waits a
+ * moment for that release's message, which waiters in other JVMs receive at the same
+ * time, so the JVM that released does not win every handoff.
  * <p>
  * Each attempt runs on the {@link CommandRunner}, and the caller waits for its answer
  * only as long as its wait has left, so a wait with a time limit ends on time even when
@@ -106,7 +108,7 @@ final class AcquireLoop {
 		boolean interrupted = false;
 		try {
 			long handoff = state.takeHandoff();
-			if (handoff >= 0 && this.messages.isListening()) {
+			if (handoff != KeyState.NO_HANDOFF && this.messages.isListening()) {
 				interrupted |= state.awaitRelease(handoff, HANDOFF_WAIT_NANOS, interruptible);
 			}
 			while (true) {
@@ -116,7 +118,7 @@ final class AcquireLoop {
 				long generation = state.releaseGeneration();
 				CompletableFuture<Attempt> future;
 				try {
-					future = this.commands.acquire(key, ownerToken, lease);
+					future = this.commands.acquire(key, ownerToken, lease, waitNanos != 0);
 				}
 				catch (CommandRunner.RedisStalledException ex) {
 					throw new LockAccessException(key.key(), "Could not acquire lock '" + key.key() + "' (Redis key '"

@@ -110,6 +110,12 @@ final class KeyStates {
 	 */
 	static final class KeyState {
 
+		/**
+		 * What {@link #takeHandoff()} answers when the slot was not handed over after an
+		 * announced release.
+		 */
+		static final long NO_HANDOFF = -1;
+
 		private final ReentrantLock mutex = new ReentrantLock();
 
 		private final Condition slotFreed = this.mutex.newCondition();
@@ -123,7 +129,7 @@ final class KeyStates {
 		private long releaseGeneration;
 
 		/** Guarded by {@link #mutex}. */
-		private long handoffGeneration = -1;
+		private long handoffGeneration = NO_HANDOFF;
 
 		/** The threads waiting for the slot, in order. Guarded by {@link #mutex}. */
 		private final Deque<Thread> slotQueue = new ArrayDeque<>();
@@ -221,14 +227,14 @@ final class KeyStates {
 		 * that release's message, which reaches the waiters of other JVMs at the same
 		 * time, before it asks Redis, so that it does not win every handoff by being
 		 * first.
-		 * @return the generation, or {@code -1} when the slot was not handed over after a
-		 * release
+		 * @return the generation, or {@link #NO_HANDOFF} when the slot was not handed
+		 * over after an announced release
 		 */
 		long takeHandoff() {
 			this.mutex.lock();
 			try {
 				long generation = this.handoffGeneration;
-				this.handoffGeneration = -1;
+				this.handoffGeneration = NO_HANDOFF;
 				return generation;
 			}
 			finally {
@@ -250,7 +256,7 @@ final class KeyStates {
 				holdChanged();
 			}
 			else {
-				freeSlot(thread, -1);
+				freeSlot(thread, NO_HANDOFF);
 			}
 		}
 
@@ -258,7 +264,8 @@ final class KeyStates {
 		 * Drop a thread's hold, freeing the slot if the thread still owns it.
 		 * @param thread the thread whose hold ends
 		 * @param generationBeforeRelease the release generation noted before the release
-		 * was sent, so that its message counts even if it arrived already
+		 * was sent, so that its message counts even if it arrived already; or
+		 * {@link #NO_HANDOFF} when the release was not announced
 		 */
 		void released(Thread thread, long generationBeforeRelease) {
 			this.holds.remove(thread);

@@ -141,15 +141,12 @@ final class LettuceScriptCalls implements ScriptCalls {
 	/**
 	 * Release with {@code DELIFEQ} where the server has it (Valkey 9 and later) and the
 	 * user may send it, else with the script; the first release asks which
-	 * ({@code native-release-check.lua}). The delete and the announcement go out together
-	 * on the shared connection, the delete first: Redis runs one connection's commands in
-	 * order, so no waiter hears of the release before the key is gone. The announcement
-	 * is sent whatever the delete found: a waiter woken by a release that found the key
-	 * taken over, or by one whose {@code DELIFEQ} was refused and which the script then
-	 * completes (and announces again), only looks again. An announcement refused sends
-	 * later releases to the script, which fails them as it fails them everywhere. Cluster
-	 * connections keep the script, because there the announcement would go to another
-	 * node than the delete, in no fixed order.
+	 * ({@code native-release-check.lua}). {@code DELIFEQ} deletes only our unmarked
+	 * token: a release that nobody waits for, which needs no announcement. When it
+	 * deletes nothing, the token is marked by a waiter or the lock is lost, and the
+	 * script tells which, and announces the release if it deletes. A {@code DELIFEQ}
+	 * refused (a failover to an older server, a right taken away) sends this release and
+	 * all later ones to the script.
 	 */
 	@Override
 	public CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
@@ -180,7 +177,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 		}
 		CompletableFuture<Object> asked;
 		try {
-			asked = withCommands(key, "release", askFirst(key, lockKey, channelBytes, release));
+			asked = withCommands(key, "release", askFirst(key, lockKey, release));
 		}
 		catch (RuntimeException ex) {
 			this.compareAndDelete.compareAndSet(CompareAndDelete.ASKING, CompareAndDelete.UNKNOWN);
@@ -192,16 +189,18 @@ final class LettuceScriptCalls implements ScriptCalls {
 		return asked;
 	}
 
-	private Sender askFirst(LockKey key, byte[] lockKey, byte[] channelBytes, Sender release) {
+	private Sender askFirst(LockKey key, byte[] lockKey, Sender release) {
 		return (commands, answer) -> {
 			if (!(commands instanceof RedisAsyncCommands)) {
+				// Cluster connections keep the script: DELIFEQ goes out through a
+				// standalone connection's dispatch, and is not routed by slot.
 				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
 				release.send(commands, answer);
 				return;
 			}
 			CompletableFuture<Object> check = new CompletableFuture<>();
 			send(commands, true, key, "release", LockScripts.NATIVE_RELEASE_CHECK, new byte[][] { lockKey },
-					new byte[][] { channelBytes }, check);
+					new byte[0][], check);
 			check.whenComplete((allowed, failure) -> {
 				if (failure != null) {
 					// Redis could not be asked (it may be down): the next release asks
@@ -220,53 +219,34 @@ final class LettuceScriptCalls implements ScriptCalls {
 
 	private void deleteIfEquals(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
 			byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
-		CommandArgs<byte[], byte[]> deleteArgs = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey)
-			.addValue(token);
-		CommandArgs<byte[], byte[]> publishArgs = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(channelBytes)
-			.addValue(lockKey);
+		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey).addValue(token);
 		AsyncCommand<byte[], byte[], Long> deleted = new AsyncCommand<>(
-				new Command<>(DELIFEQ, new IntegerOutput<>(ByteArrayCodec.INSTANCE), deleteArgs));
-		AsyncCommand<byte[], byte[], Long> published = new AsyncCommand<>(
-				new Command<>(CommandType.PUBLISH, new IntegerOutput<>(ByteArrayCodec.INSTANCE), publishArgs));
-		// One write for both: written apart, they cost the event loop and the server a
-		// read and a reply each.
-		((RedisAsyncCommands<byte[], byte[]>) commands).getStatefulConnection().dispatch(List.of(deleted, published));
-		// The answer waits for the announcement's reply too, so that the caller wakes up
-		// once, when the event loop is done with both. Replies come in the order sent, so
-		// the delete's is there by then.
-		published.whenComplete((receivers, publishFailure) -> {
-			if (publishFailure != null) {
-				if (isRefused(publishFailure)) {
-					this.compareAndDelete.set(CompareAndDelete.SCRIPT);
+				new Command<>(DELIFEQ, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
+		((RedisAsyncCommands<byte[], byte[]>) commands).getStatefulConnection().dispatch(deleted);
+		deleted.whenComplete((count, failure) -> {
+			if (failure == null) {
+				if (Long.valueOf(1).equals(count)) {
+					answer.complete(count);
 				}
-				logAnnouncementFailure(key,
-						!deleted.isCompletedExceptionally() && Long.valueOf(1).equals(deleted.getNow(null)),
-						publishFailure);
+				else {
+					releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
+				}
 			}
-			deleted.whenComplete((count, failure) -> completeRelease(commands, key, lockKey, token, channelBytes, count,
-					failure, answer));
+			else if (isWrongType(failure)) {
+				// The key holds another type: not our lock, as the script reports it.
+				answer.complete(0L);
+			}
+			else if (isRefused(failure)) {
+				// A server that lost the command (a failover to an older one) or a user
+				// without the right to it: the script from now on.
+				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
+				logger.info("DELIFEQ was refused (" + failure.getMessage() + "); locks are released with a script");
+				releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
+			}
+			else {
+				answer.completeExceptionally(failure(key, "release", failure));
+			}
 		});
-	}
-
-	private void completeRelease(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
-			byte[] token, byte[] channelBytes, Long count, Throwable failure, CompletableFuture<Object> answer) {
-		if (failure == null) {
-			answer.complete(count);
-		}
-		else if (isWrongType(failure)) {
-			// The key holds another type: not our lock, as the script reports it.
-			answer.complete(0L);
-		}
-		else if (isRefused(failure)) {
-			// A server that lost the command (a failover to an older one) or a user
-			// without the right to it: the script from now on.
-			this.compareAndDelete.set(CompareAndDelete.SCRIPT);
-			logger.info("DELIFEQ was refused (" + failure.getMessage() + "); locks are released with a script");
-			releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
-		}
-		else {
-			answer.completeExceptionally(failure(key, "release", failure));
-		}
 	}
 
 	private void releaseWithScript(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
@@ -383,12 +363,6 @@ final class LettuceScriptCalls implements ScriptCalls {
 
 	private static Throwable unwrap(Throwable failure) {
 		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
-	}
-
-	private static void logAnnouncementFailure(LockKey key, boolean deleted, Throwable failure) {
-		// Waiters in other processes find out when the lease they were told of ends.
-		logger.warn("The release of lock '" + key.key() + "' could not be announced"
-				+ (deleted ? " (its key is deleted all the same): " : ": ") + unwrap(failure).getMessage());
 	}
 
 	private static byte[][] bytes(List<String> values) {

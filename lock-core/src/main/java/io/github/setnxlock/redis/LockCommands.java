@@ -38,9 +38,11 @@ interface LockCommands {
 	 * @param key the lock's keys
 	 * @param ownerToken the random token of this acquisition
 	 * @param lease how long the hold lasts
+	 * @param waits whether the caller waits for the holder's release if the lock is held,
+	 * so that the holder announces it
 	 * @return the attempt's outcome to come
 	 */
-	CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease);
+	CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits);
 
 	/**
 	 * Delete the lock key if it still belongs to the given lease.

@@ -245,7 +245,7 @@ final class RedisLeasedLock implements LeasedLock {
 		}
 		this.registry.renewer.stop(hold);
 		long generationBeforeRelease = state.releaseGeneration();
-		ReleaseResult result;
+		ReleaseResult result = null;
 		try {
 			// Sent even for a lost hold: the scripts only delete what is still ours.
 			result = this.registry.runner
@@ -253,11 +253,14 @@ final class RedisLeasedLock implements LeasedLock {
 						: this.registry.commands.release(this.key, hold.lease()));
 		}
 		finally {
-			// Redis first: a local waiter must not find our key still there.
-			state.released(current, generationBeforeRelease);
+			// Redis first: a local waiter must not find our key still there. It waits
+			// for the release's message only if there is one, which waiters in other
+			// JVMs hear at the same time.
+			state.released(current,
+					(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
 			this.registry.states.release(this.key.redisKey(), state);
 		}
-		boolean lost = lostBefore || result != ReleaseResult.RELEASED;
+		boolean lost = lostBefore || !result.released();
 		stopObservation(hold, lost);
 		this.registry.events.released(new LockListener.Release(key(), this.name,
 				Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), lost));

@@ -22,8 +22,17 @@ package io.github.setnxlock.redis;
  */
 enum ReleaseResult {
 
-	/** The key was ours and is deleted. */
+	/**
+	 * The key was ours and is deleted (or, when kept, expires when asked), and the
+	 * release was not announced: nobody had marked it as waited for.
+	 */
 	RELEASED,
+
+	/**
+	 * The key was ours and is deleted, and the release was announced on the release
+	 * channel.
+	 */
+	RELEASED_AND_ANNOUNCED,
 
 	/** The key was gone or held by someone else; nothing was deleted. */
 	NOT_OURS,
@@ -32,6 +41,14 @@ enum ReleaseResult {
 	 * Our timestamp had expired, so the key was left alone: by the documented rule
 	 * another client may already have taken it over.
 	 */
-	EXPIRED
+	EXPIRED;
+
+	/**
+	 * Return whether the key was ours and the release went through.
+	 * @return {@code true} for {@link #RELEASED} and {@link #RELEASED_AND_ANNOUNCED}
+	 */
+	boolean released() {
+		return this == RELEASED || this == RELEASED_AND_ANNOUNCED;
+	}
 
 }

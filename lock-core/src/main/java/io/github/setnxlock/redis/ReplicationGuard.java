@@ -87,17 +87,17 @@ final class ReplicationGuard implements LockCommands {
 	}
 
 	@Override
-	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease) {
-		return this.runner.submit(() -> acquireAcknowledged(key, ownerToken, lease));
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits) {
+		return this.runner.submit(() -> acquireAcknowledged(key, ownerToken, lease, waits));
 	}
 
-	private Attempt acquireAcknowledged(LockKey key, String ownerToken, Duration lease) {
+	private Attempt acquireAcknowledged(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		Acknowledged acknowledged = RedisCall.run(key, "acquire",
 				() -> this.redis.execute(new SessionCallback<Acknowledged>() {
 
 					@Override
 					public <K, V> Acknowledged execute(RedisOperations<K, V> operations) {
-						return acquireAndWait(key, ownerToken, lease);
+						return acquireAndWait(key, ownerToken, lease, waits);
 					}
 
 				}));
@@ -114,7 +114,7 @@ final class ReplicationGuard implements LockCommands {
 		return attempt;
 	}
 
-	private Acknowledged acquireAndWait(LockKey key, String ownerToken, Duration lease) {
+	private Acknowledged acquireAndWait(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		// The connections themselves, not the template's proxies of them, which hide
 		// their kind; the session keeps them open.
 		if (Boolean.TRUE.equals(this.redis.execute((RedisCallback<Boolean>) WaitCommand::isCluster, true))) {
@@ -124,7 +124,7 @@ final class ReplicationGuard implements LockCommands {
 					null);
 		}
 		// The protocol's template finds the connection this session bound to the thread.
-		Attempt attempt = CommandRunner.answered(this.inSession.acquire(key, ownerToken, lease));
+		Attempt attempt = CommandRunner.answered(this.inSession.acquire(key, ownerToken, lease, waits));
 		if (!attempt.acquired()) {
 			return new Acknowledged(attempt, 0);
 		}

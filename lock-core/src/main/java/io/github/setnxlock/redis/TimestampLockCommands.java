@@ -71,7 +71,7 @@ final class TimestampLockCommands implements LockCommands {
 	}
 
 	@Override
-	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease) {
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		long leaseMillis = lease.toMillis();
 		// Rounded up: a lease is a promise of at least that long.
 		long leaseUnits = (leaseMillis + this.unitMillis - 1) / this.unitMillis;
@@ -104,11 +104,15 @@ final class TimestampLockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
-		return this.calls
-			.run(key, "release", LockScripts.TIMESTAMP_RELEASE, List.of(key.redisKey(), key.fenceKey()),
-					List.of(lease.value(), Long.toString(this.unitMillis), callerClock(),
-							Long.toString(lease.fencingToken()), this.releaseChannel))
-			.thenApply((answer) -> releaseResult(key, answer));
+		return this.calls.run(key, "release", LockScripts.TIMESTAMP_RELEASE, List.of(key.redisKey(), key.fenceKey()),
+				List.of(lease.value(), Long.toString(this.unitMillis), callerClock(),
+						Long.toString(lease.fencingToken()), this.releaseChannel))
+			.thenApply((answer) -> {
+				// Every timestamp release that deletes is announced: waiters do not mark
+				// a timestamp, which other clients must be able to read.
+				ReleaseResult result = releaseResult(key, answer);
+				return result.released() ? ReleaseResult.RELEASED_AND_ANNOUNCED : result;
+			});
 	}
 
 	@Override

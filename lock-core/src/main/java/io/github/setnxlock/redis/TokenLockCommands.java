@@ -49,13 +49,13 @@ final class TokenLockCommands implements LockCommands {
 	}
 
 	@Override
-	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease) {
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		long leaseMillis = lease.toMillis();
 		long sentNanos = System.nanoTime();
 		return this.calls
 			.run(key, "acquire", LockScripts.TOKEN_ACQUIRE, List.of(key.redisKey(), key.fenceKey()),
 					List.of(ownerToken, Long.toString(leaseMillis),
-							Long.toString(leaseMillis + this.fenceRetentionMillis)))
+							Long.toString(leaseMillis + this.fenceRetentionMillis), waits ? "1" : "0"))
 			.thenApply((answer) -> attempt(key, RedisCall.list(key, answer), ownerToken, sentNanos, leaseMillis));
 	}
 
@@ -88,6 +88,9 @@ final class TokenLockCommands implements LockCommands {
 	}
 
 	private static ReleaseResult releaseResult(Object answer) {
+		if (Long.valueOf(2).equals(answer)) {
+			return ReleaseResult.RELEASED_AND_ANNOUNCED;
+		}
 		return Long.valueOf(1).equals(answer) ? ReleaseResult.RELEASED : ReleaseResult.NOT_OURS;
 	}
 

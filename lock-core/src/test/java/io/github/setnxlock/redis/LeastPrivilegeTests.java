@@ -137,6 +137,21 @@ class LeastPrivilegeTests {
 			.until(() -> "listening".equals(other.registry.checkHealth().get("releaseMessages")));
 		first.unlockKeepingFor(Duration.ofMillis(200));
 		assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+		// A release that a waiter marked (token protocol), and so announces.
+		LeasedLock third = client.registry.obtain("third");
+		third.lock();
+		Future<Boolean> awaited = this.threads.submit(() -> {
+			LeasedLock lock = other.registry.obtain("third");
+			boolean acquired = lock.tryLock(Duration.ofSeconds(10));
+			lock.unlock();
+			return acquired;
+		});
+		if (settings.protocol() == LockProtocol.TOKEN) {
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> String.valueOf(redis.server().execute("GET", "lock:third")).endsWith("!"));
+		}
+		third.unlock();
+		assertThat(awaited.get(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(client.registry.forceRelease("second")).isTrue();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(second::unlock);
 		for (TestClient each : this.clients) {
@@ -160,8 +175,14 @@ class LeastPrivilegeTests {
 		/** Try to acquire a key that someone else holds. */
 		CONTEND,
 
+		/** Try to acquire a key that holds another Redis type. */
+		CONTEND_OTHER_TYPE,
+
 		/** Release a held key. */
 		RELEASE,
+
+		/** Release a held key that a waiter in another registry waits for. */
+		RELEASE_AWAITED,
 
 		/** Release a held key, keeping it for a while. */
 		RELEASE_KEEPING,
@@ -181,7 +202,7 @@ class LeastPrivilegeTests {
 		rights.add(Arguments.of("+script|load", TOKEN, Use.HEALTH));
 		rights.add(Arguments.of("+script|exists", TOKEN, Use.HEALTH));
 		rights.add(Arguments.of("+exists", TOKEN, Use.IS_LOCKED));
-		rights.add(Arguments.of("+type", TOKEN, Use.CONTEND));
+		rights.add(Arguments.of("+type", TOKEN, Use.CONTEND_OTHER_TYPE));
 		rights.add(Arguments.of("+pttl", TOKEN, Use.CONTEND));
 		rights.add(Arguments.of("~lock:*", TOKEN, Use.ACQUIRE));
 		rights.add(Arguments.of("~{lock:*}:fence", TOKEN, Use.ACQUIRE));
@@ -191,8 +212,10 @@ class LeastPrivilegeTests {
 			rights.add(Arguments.of("+set", settings, Use.ACQUIRE));
 			rights.add(Arguments.of("+time", settings, Use.ACQUIRE));
 			rights.add(Arguments.of("+del", settings, Use.RELEASE));
-			rights.add(Arguments.of("+publish", settings, Use.RELEASE));
-			rights.add(Arguments.of("&setnx-lock:released", settings, Use.RELEASE));
+			// Token releases are announced only when a waiter marked the token.
+			Use announced = (settings == TOKEN) ? Use.RELEASE_AWAITED : Use.RELEASE;
+			rights.add(Arguments.of("+publish", settings, announced));
+			rights.add(Arguments.of("&setnx-lock:released", settings, announced));
 			rights.add(Arguments.of("+pexpire", settings, Use.RELEASE_KEEPING));
 		}
 		return rights.stream();
@@ -201,15 +224,26 @@ class LeastPrivilegeTests {
 	@ParameterizedTest(name = "without {0}, {1}: {2}")
 	@MethodSource("rights")
 	void withoutARightTheCallThatNeedsItFailsClearlyAndAtOnce(String missing, SetnxLockSettings settings, Use use)
-			throws InterruptedException {
+			throws Exception {
 		TestClient client = userWithout(missing, settings);
 		String key = (use == Use.ACQUIRE_ODD_KEY) ? "a}b" : "refused";
 		LeasedLock lock = client.registry.obtain(key);
-		if (use == Use.RELEASE || use == Use.RELEASE_KEEPING) {
+		boolean releasing = use == Use.RELEASE || use == Use.RELEASE_AWAITED || use == Use.RELEASE_KEEPING;
+		if (releasing) {
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		}
+		if (use == Use.RELEASE_AWAITED) {
+			// A waiter that gives up leaves its mark on the token.
+			LeasedLock waiting = user(settings).registry.obtain(key);
+			assertThat(this.threads.submit(() -> waiting.tryLock(Duration.ofMillis(100))).get(10, TimeUnit.SECONDS))
+				.isFalse();
+			assertThat((String) redis.server().execute("GET", "lock:" + key)).endsWith("!");
 		}
 		if (use == Use.CONTEND) {
 			redis.server().execute("SET", "lock:refused", "another-holders-token", "PX", "30000");
+		}
+		if (use == Use.CONTEND_OTHER_TYPE) {
+			redis.server().execute("HSET", "lock:refused", "field", "value");
 		}
 		long start = System.nanoTime();
 		if (use == Use.HEALTH) {
@@ -219,7 +253,7 @@ class LeastPrivilegeTests {
 		else {
 			assertThatExceptionOfType(LockAccessException.class).isThrownBy(() -> {
 				switch (use) {
-					case RELEASE -> lock.unlock();
+					case RELEASE, RELEASE_AWAITED -> lock.unlock();
 					case RELEASE_KEEPING -> lock.unlockKeepingFor(Duration.ofSeconds(1));
 					case IS_LOCKED -> lock.isLocked();
 					// A refusal taken for contention would wait it out.
@@ -237,9 +271,8 @@ class LeastPrivilegeTests {
 		assertThat(client.registry.localKeyCount()).isZero();
 		// A refused acquisition leaves nothing; a refused release leaves the key to its
 		// lease, as when Redis is down.
-		boolean releasing = use == Use.RELEASE || use == Use.RELEASE_KEEPING;
-		assertThat(redis.server().execute("EXISTS", "lock:" + key))
-			.isEqualTo((releasing || use == Use.CONTEND) ? 1L : 0L);
+		boolean contending = use == Use.CONTEND || use == Use.CONTEND_OTHER_TYPE;
+		assertThat(redis.server().execute("EXISTS", "lock:" + key)).isEqualTo((releasing || contending) ? 1L : 0L);
 	}
 
 	static Stream<Arguments> subscriptionRights() {

@@ -54,6 +54,7 @@ class ReleaseMessageTests {
 	@BeforeEach
 	void start() {
 		this.server = RedisServer.start();
+		this.server.execute("CONFIG", "RESETSTAT");
 		this.holder = new TestClient(this.server, SetnxLockSettings.defaults());
 		this.waiter = new TestClient(this.server, SetnxLockSettings.defaults());
 	}
@@ -89,6 +90,78 @@ class ReleaseMessageTests {
 		assertThat(attemptsWhileHeld).as("acquire attempts while the key was held").isEqualTo(1);
 		// The holder's lease had 29 s left: only the message can have woken the waiter.
 		assertThat(Duration.ofNanos(acquiredAt - releasedAt)).isLessThan(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void aReleaseThatNobodyWaitsForIsNotAnnounced() throws Exception {
+		subscribed(this.waiter);
+		LeasedLock held = this.holder.registry.obtain("unwaited");
+		for (int i = 0; i < 20; i++) {
+			held.lock();
+			held.unlock();
+		}
+		// A contender that tries once does not wait, and leaves the holder's token as it
+		// is.
+		held.lock();
+		Object token = this.server.execute("GET", "lock:unwaited");
+		assertThat(
+				this.threads.submit(() -> this.waiter.registry.obtain("unwaited").tryLock()).get(10, TimeUnit.SECONDS))
+			.isFalse();
+		assertThat(this.server.execute("GET", "lock:unwaited")).isEqualTo(token);
+		held.unlock();
+		assertThat(this.server.execute("EXISTS", "lock:unwaited")).isEqualTo(0L);
+		assertThat(this.server.commandStat("publish", "calls")).isZero();
+	}
+
+	@Test
+	void aWaiterMarksTheHoldersTokenAndOnlyThatReleaseIsAnnounced() throws Exception {
+		subscribed(this.waiter);
+		LeasedLock held = this.holder.registry.obtain("marked");
+		held.lock();
+		String token = (String) this.server.execute("GET", "lock:marked");
+		long ttl = (Long) this.server.execute("PTTL", "lock:marked");
+		Future<Boolean> waiting = this.threads.submit(() -> {
+			LeasedLock lock = this.waiter.registry.obtain("marked");
+			lock.lock();
+			lock.unlock();
+			return true;
+		});
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> (token + "!").equals(this.server.execute("GET", "lock:marked")));
+		// The mark keeps the holder's expiry.
+		assertThat((Long) this.server.execute("PTTL", "lock:marked")).isPositive().isLessThanOrEqualTo(ttl);
+		held.unlock();
+		assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
+		// The holder's release, which the waiter had marked; the waiter's own found no
+		// mark.
+		assertThat(this.server.commandStat("publish", "calls")).isEqualTo(1);
+		assertThat(this.server.execute("EXISTS", "lock:marked")).isEqualTo(0L);
+	}
+
+	@Test
+	void aMarkedTokenIsStillTheHoldersToRenewAndToKeep() throws Exception {
+		SetnxLockSettings shortLease = SetnxLockSettings.builder().leaseTime(Duration.ofMillis(600)).build();
+		try (TestClient renewing = new TestClient(this.server, shortLease)) {
+			subscribed(this.waiter);
+			LeasedLock held = renewing.registry.obtain("renewed");
+			held.lock();
+			// The waiter marks the token, then gives up while the renewals (every 200 ms)
+			// keep the lock its holder's for more than three leases.
+			assertThat(this.threads.submit(() -> this.waiter.registry.obtain("renewed").tryLock(Duration.ofSeconds(2)))
+				.get(10, TimeUnit.SECONDS)).isFalse();
+			assertThat((String) this.server.execute("GET", "lock:renewed")).endsWith("!");
+			assertThat(held.isHeldByCurrentThread()).isTrue();
+			held.unlockKeepingFor(Duration.ofSeconds(30));
+			assertThat((Long) this.server.execute("PTTL", "lock:renewed")).isGreaterThan(20_000L);
+			LeasedLock again = renewing.registry.obtain("announced-after-renewals");
+			again.lock();
+			assertThat(this.threads
+				.submit(() -> this.waiter.registry.obtain("announced-after-renewals").tryLock(Duration.ofMillis(300)))
+				.get(10, TimeUnit.SECONDS)).isFalse();
+			Thread.sleep(700);
+			again.unlock();
+			assertThat(this.server.commandStat("publish", "calls")).isEqualTo(1);
+		}
 	}
 
 	@Test
