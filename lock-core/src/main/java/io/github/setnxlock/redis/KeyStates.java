@@ -15,8 +15,7 @@
  */
 package io.github.setnxlock.redis;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -118,8 +117,6 @@ final class KeyStates {
 
 		private final ReentrantLock mutex = new ReentrantLock();
 
-		private final Condition slotFreed = this.mutex.newCondition();
-
 		private final Condition releaseAnnounced = this.mutex.newCondition();
 
 		/** Guarded by {@link #mutex}. */
@@ -131,8 +128,12 @@ final class KeyStates {
 		/** Guarded by {@link #mutex}. */
 		private long handoffGeneration = NO_HANDOFF;
 
-		/** The threads waiting for the slot, in order. Guarded by {@link #mutex}. */
-		private final Deque<Thread> slotQueue = new ArrayDeque<>();
+		/**
+		 * The threads waiting for the slot, in order, each with the condition it waits
+		 * on: a handoff wakes the one thread it concerns rather than every waiter of the
+		 * key. Guarded by {@link #mutex}.
+		 */
+		private final LinkedHashMap<Thread, Condition> slotQueue = new LinkedHashMap<>();
 
 		/**
 		 * The holds of this key by thread: the slot owner's, and those of threads whose
@@ -164,7 +165,8 @@ final class KeyStates {
 					this.slotOwner = thread;
 					return true;
 				}
-				this.slotQueue.add(thread);
+				Condition woken = this.mutex.newCondition();
+				this.slotQueue.put(thread, woken);
 				boolean taken = false;
 				try {
 					while (this.slotOwner != thread) {
@@ -173,7 +175,7 @@ final class KeyStates {
 						if (ownerHold != null) {
 							long now = System.nanoTime();
 							if (ownerHold.isLost(now)) {
-								if (this.slotQueue.peek() == thread) {
+								if (firstWaiter() == thread) {
 									// The owner lost its hold and may never unlock: go on
 									// without it.
 									this.slotOwner = thread;
@@ -192,7 +194,7 @@ final class KeyStates {
 							pause = Math.min(pause, remaining);
 						}
 						try {
-							this.slotFreed.awaitNanos(Math.max(pause, 1));
+							woken.awaitNanos(Math.max(pause, 1));
 						}
 						catch (InterruptedException ex) {
 							if (interruptible) {
@@ -208,8 +210,14 @@ final class KeyStates {
 					this.slotQueue.remove(thread);
 					if (!taken && this.slotOwner == thread) {
 						// Handed over just as the wait ended: pass it on.
-						this.slotOwner = this.slotQueue.peek();
-						this.slotFreed.signalAll();
+						this.slotOwner = firstWaiter();
+						wakeOwner();
+					}
+					else if (!taken) {
+						// The next in line may now be the first, which watches the
+						// owner's
+						// hold.
+						wakeFirstWaiter();
 					}
 				}
 			}
@@ -279,7 +287,7 @@ final class KeyStates {
 		void holdChanged() {
 			this.mutex.lock();
 			try {
-				this.slotFreed.signalAll();
+				wakeFirstWaiter();
 			}
 			finally {
 				this.mutex.unlock();
@@ -369,15 +377,59 @@ final class KeyStates {
 			this.mutex.lock();
 			try {
 				if (this.slotOwner == thread) {
-					this.slotOwner = this.slotQueue.peek();
+					this.slotOwner = firstWaiter();
 					if (this.slotOwner != null) {
 						this.handoffGeneration = generationBeforeRelease;
 					}
-					this.slotFreed.signalAll();
+					wakeOwner();
 				}
 			}
 			finally {
 				this.mutex.unlock();
+			}
+		}
+
+		/**
+		 * Return how many threads wait for the slot.
+		 * @return the number of waiting threads
+		 */
+		int slotWaiters() {
+			this.mutex.lock();
+			try {
+				return this.slotQueue.size();
+			}
+			finally {
+				this.mutex.unlock();
+			}
+		}
+
+		private Thread firstWaiter() {
+			return this.slotQueue.isEmpty() ? null : this.slotQueue.keySet().iterator().next();
+		}
+
+		/**
+		 * Wake the slot's new owner, if it is still waiting. Called with {@link #mutex}
+		 * held.
+		 */
+		private void wakeOwner() {
+			Condition owner = (this.slotOwner != null) ? this.slotQueue.get(this.slotOwner) : null;
+			if (owner != null) {
+				owner.signal();
+			}
+		}
+
+		/**
+		 * Wake the first waiter that is not the slot's owner: the only one that bounds
+		 * its wait by the owner's hold and takes the slot from an owner whose hold is
+		 * lost. The others wait their turn, each until its own time is up. Called with
+		 * {@link #mutex} held.
+		 */
+		private void wakeFirstWaiter() {
+			for (Map.Entry<Thread, Condition> waiter : this.slotQueue.entrySet()) {
+				if (waiter.getKey() != this.slotOwner) {
+					waiter.getValue().signal();
+					return;
+				}
 			}
 		}
 
