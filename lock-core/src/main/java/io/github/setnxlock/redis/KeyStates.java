@@ -208,16 +208,16 @@ final class KeyStates {
 				}
 				finally {
 					this.slotQueue.remove(thread);
-					if (!taken && this.slotOwner == thread) {
-						// Handed over just as the wait ended: pass it on.
-						this.slotOwner = firstWaiter();
-						wakeOwner();
-					}
-					else if (!taken) {
-						// The next in line may now be the first, which watches the
-						// owner's
-						// hold.
-						wakeFirstWaiter();
+					if (!taken) {
+						if (this.slotOwner == thread) {
+							// Handed over just as the wait ended: pass it on.
+							this.slotOwner = firstWaiter();
+							wakeOwner();
+						}
+						else {
+							// Whoever is first in line now watches the owner's hold.
+							wakeFirstWaiter();
+						}
 					}
 				}
 			}
