@@ -125,7 +125,7 @@ final class RedisCall {
 				"Fencing counter key '" + key.fenceKey() + "' of lock '" + key.key() + "' holds " + held
 						+ ", not a fencing counter that a next token can follow (tokens are whole numbers below 2^53):"
 						+ " a client that is not a lock registry wrote it;"
-						+ " the lock is left alone until that key is deleted or expires",
+						+ " the lock cannot be taken until that key is deleted (it is kept, without an expiry it had)",
 				null);
 	}
 

@@ -5,13 +5,13 @@
 -- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] counter retention in ms,
 -- ARGV[2] release channel
 -- Returns {deleted (0 or 1), the new fencing token}; {-1, what the counter key holds} when
--- it is not a fencing counter, and then nothing is changed.
-local token, counter = draw_fence(KEYS[2])
+-- it is not a fencing counter, and then the lock key is left as it was (see fence.lua for the
+-- counter key).
+local token, counter = draw_fence(KEYS[2], ARGV[1], nil)
 if not token then
   return {-1, counter}
 end
 local deleted = redis.call('DEL', KEYS[1])
-write_fence(KEYS[2], token, ARGV[1])
 if deleted == 1 then
   redis.call('PUBLISH', ARGV[2], KEYS[1])
 end

@@ -3,7 +3,8 @@
 -- now + lease + 1, as the SETNX documentation writes it. When the key holds an expired
 -- timestamp we take it over here, in the same step as reading it: that is the documented
 -- GETSET whose old value is still expired, without the flaw that a losing GETSET rewrites
--- the winner's expiry. The fencing draw happens in the same step too (see fence.lua).
+-- the winner's expiry. The fencing draw happens in the same step too (see fence.lua), and
+-- only when the lock is taken: after a SET NX that wins, before a takeover's SET.
 -- KEYS[1] lock key, KEYS[2] fencing counter key (same hash slot)
 -- ARGV[1] ms per unit (1000 or 1), ARGV[2] lease in whole units, ARGV[3] caller clock in
 -- ms or '' for the server clock, ARGV[4] how long the key outlives its expiry in ms,
@@ -13,10 +14,6 @@
 -- {0, ms until the holder's timestamp expires} when held;
 -- {-1, type} when the key is not a string; {-2, value} when the value is not a timestamp;
 -- {-3, what the counter key holds} when it is not a fencing counter.
-local token, counter = draw_fence(KEYS[2])
-if not token then
-  return {-3, counter}
-end
 local unit = tonumber(ARGV[1])
 local now_ms = now_millis(ARGV[3])
 local now = math.floor(now_ms / unit)
@@ -25,7 +22,10 @@ local value = string.format('%.0f', expiry)
 local validity_ms = expiry * unit - now_ms
 local ttl_ms = validity_ms + tonumber(ARGV[4])
 if redis.call('SET', KEYS[1], value, 'NX', 'PX', ttl_ms) then
-  write_fence(KEYS[2], token, ARGV[5])
+  local token, counter = draw_fence(KEYS[2], ARGV[5], KEYS[1])
+  if not token then
+    return {-3, counter}
+  end
   return {1, token, value, validity_ms}
 end
 local current = get_any(KEYS[1])
@@ -39,6 +39,9 @@ local held_until = tonumber(current)
 if held_until > now then
   return {0, held_until * unit - now_ms}
 end
+local token, counter = draw_fence(KEYS[2], ARGV[5], nil)
+if not token then
+  return {-3, counter}
+end
 redis.call('SET', KEYS[1], value, 'PX', ttl_ms)
-write_fence(KEYS[2], token, ARGV[5])
 return {2, token, value, validity_ms, current}

@@ -1,4 +1,5 @@
--- Token protocol, acquire: SET NX PX and the fencing draw in one step (see fence.lua).
+-- Token protocol, acquire: SET NX PX and the fencing draw in one step (see fence.lua); the
+-- draw follows a successful SET NX only, so an attempt on a held lock leaves the counter be.
 -- A contender that will wait for the release marks the holder's token by appending '!'
 -- (only a token of this library's own form, hex:hex, and keeping its expiry): the release
 -- then announces itself, and one that finds no mark deletes the key without a message
@@ -10,12 +11,11 @@
 -- Returns {1, token} when acquired; {0, holder's PTTL in ms (-1: no expiry)} when held;
 -- {-1, type} when the key holds a type that is not a string; {-2, what the counter key
 -- holds} when it is not a fencing counter.
-local token, counter = draw_fence(KEYS[2])
-if not token then
-  return {-2, counter}
-end
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  write_fence(KEYS[2], token, ARGV[3])
+  local token, counter = draw_fence(KEYS[2], ARGV[3], KEYS[1])
+  if not token then
+    return {-2, counter}
+  end
   return {1, token}
 end
 local held = get_any(KEYS[1])

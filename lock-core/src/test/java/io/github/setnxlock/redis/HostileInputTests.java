@@ -364,6 +364,21 @@ class HostileInputTests {
 
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
+	void aFencingCounterThatIsNotOneKeepsItsValueButNotItsExpiry(LockProtocol protocol) {
+		TestClient client = client(settings(protocol));
+		// The draw reads the counter in the command that writes it (SET ... GET), so it
+		// writes back what it found, and cannot know the expiry it had.
+		redis.server().execute("SET", "{lock:expiring}:fence", "not a counter", "PX", "600000");
+		assertThatExceptionOfType(LockAccessException.class)
+			.isThrownBy(() -> client.registry.obtain("expiring").tryLock(Duration.ofSeconds(1)))
+			.withMessageContaining("holds 'not a counter'");
+		assertThat(exists("lock:expiring")).isFalse();
+		assertThat(redis.server().execute("GET", "{lock:expiring}:fence")).isEqualTo("not a counter");
+		assertThat(redis.server().execute("PTTL", "{lock:expiring}:fence")).isEqualTo(-1L);
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
 	void aFencingCounterKeyOfAnotherTypeIsAClearErrorAndIsKept(LockProtocol protocol) {
 		TestClient client = client(settings(protocol));
 		redis.server().execute("HSET", "{lock:h}:fence", "f", "v");
