@@ -69,8 +69,9 @@ public final class Contenders {
 	public static final String FLOOR = "raw SET NX PX + EVALSHA";
 
 	/**
-	 * Name of setnx-lock's token protocol held to its release script on a server with
-	 * {@code DELIFEQ}, for the difference the native release makes in the same run.
+	 * Name of setnx-lock's token protocol held to its release script on a server with a
+	 * compare-and-delete of its own ({@code DELIFEQ} or {@code DELEX}), for the
+	 * difference the native release makes in the same run.
 	 */
 	public static final String SCRIPT_RELEASE = "setnx-lock token (script release)";
 
@@ -86,7 +87,7 @@ public final class Contenders {
 	/**
 	 * Return the names of every contender, in the order of the first round; a run
 	 * connects only those that apply to its server ({@link #SCRIPT_RELEASE} needs
-	 * {@code DELIFEQ}).
+	 * {@code DELIFEQ} or {@code DELEX}).
 	 * @return the names
 	 */
 	public static List<String> names() {
@@ -141,7 +142,7 @@ public final class Contenders {
 
 	private static List<Factory> factories() {
 		return List.of(new Factory("setnx-lock token", (server) -> new SetnxLock(server, LockProtocol.TOKEN)),
-				new Factory(SCRIPT_RELEASE, SetnxLock::scriptReleaseWhereDelifeqIs),
+				new Factory(SCRIPT_RELEASE, SetnxLock::scriptReleaseWhereNativeIs),
 				new Factory("setnx-lock timestamp", (server) -> new SetnxLock(server, LockProtocol.TIMESTAMP)),
 				new Factory(FLOOR, RawFloor::new), new Factory("PING round trip", Ping::new),
 				new Factory("Spring Integration spin",
@@ -208,31 +209,35 @@ public final class Contenders {
 		}
 
 		/**
-		 * The token protocol signed in as a user that may run everything but
-		 * {@code DELIFEQ}, so that it releases with its script; {@code null} on a server
-		 * without {@code DELIFEQ}, where the plain token contender already does.
+		 * The token protocol signed in as a user that may run everything but the server's
+		 * compare-and-delete ({@code DELIFEQ} on Valkey, {@code DELEX} on Redis), so that
+		 * it releases with its script; {@code null} on a server without either, where the
+		 * plain token contender already does.
 		 */
-		static SetnxLock scriptReleaseWhereDelifeqIs(Server server) {
+		static SetnxLock scriptReleaseWhereNativeIs(Server server) {
 			LettuceConnectionFactory admin = server.connectionFactory();
 			String user = "bench-script-release";
 			try (RedisConnection connection = admin.getConnection()) {
-				try {
-					connection.execute("ACL", bytes("SETUSER"), bytes(user), bytes("reset"), bytes("on"),
-							bytes(">" + user), bytes("~*"), bytes("&*"), bytes("+@all"), bytes("-delifeq"));
-				}
-				catch (DataAccessException ex) {
-					if (String.valueOf(ex.getMostSpecificCause().getMessage()).contains("Unknown command")) {
-						// A server without DELIFEQ, whose rule cannot name it.
-						return null;
+				for (String command : List.of("delifeq", "delex")) {
+					try {
+						connection.execute("ACL", bytes("SETUSER"), bytes(user), bytes("reset"), bytes("on"),
+								bytes(">" + user), bytes("~*"), bytes("&*"), bytes("+@all"), bytes("-" + command));
 					}
-					throw ex;
+					catch (DataAccessException ex) {
+						if (String.valueOf(ex.getMostSpecificCause().getMessage()).contains("Unknown command")) {
+							// Not this server's command: a rule cannot name it.
+							continue;
+						}
+						throw ex;
+					}
+					RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(server.host(),
+							server.port());
+					configuration.setUsername(user);
+					configuration.setPassword(user);
+					return new SetnxLock(server.connectionFactory(configuration), server, LockProtocol.TOKEN,
+							SCRIPT_RELEASE);
 				}
-				RedisStandaloneConfiguration configuration = new RedisStandaloneConfiguration(server.host(),
-						server.port());
-				configuration.setUsername(user);
-				configuration.setPassword(user);
-				return new SetnxLock(server.connectionFactory(configuration), server, LockProtocol.TOKEN,
-						SCRIPT_RELEASE);
+				return null;
 			}
 			finally {
 				admin.destroy();

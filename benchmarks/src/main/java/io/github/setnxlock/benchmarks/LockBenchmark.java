@@ -81,8 +81,9 @@ import io.github.setnxlock.test.RedisServer;
  * <p>
  * The server is the tests' ({@code io.github.setnxlock.test.RedisBinary}): the
  * {@code redis-server} on the {@code PATH} unless {@code SETNX_LOCK_REDIS_SERVER} names
- * another, such as the Valkey 9 that {@code .ci/install-valkey} installs, on which
- * setnx-lock's token protocol releases with {@code DELIFEQ}.
+ * another, such as the Valkey 9 or the Redis 8.6 that {@code .ci/install-server valkey}
+ * or {@code redis} installs, on which setnx-lock's token protocol releases with
+ * {@code DELIFEQ} or {@code DELEX}.
  * <p>
  * When a setnx-lock contender runs, the run ends with the annotation path
  * ({@link AnnotationPath}) in as many rounds, and then draws the headline figures as an

@@ -57,8 +57,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * default), so an answer that never comes still ends in an error rather than a wait for
  * ever. Failures are translated by the factory, as the template translates them.
  * <p>
- * On a server with Valkey's {@code DELIFEQ} the token protocol's release uses it instead
- * of its script (see {@link #releaseToken}).
+ * On a server with a compare-and-delete of its own, Valkey's {@code DELIFEQ} or Redis's
+ * {@code DELEX ... IFEQ}, the token protocol's release uses it instead of its script (see
+ * {@link #releaseToken}).
  *
  * @author setnx-lock authors
  */
@@ -70,21 +71,15 @@ final class LettuceScriptCalls implements ScriptCalls {
 	 * Valkey's compare-and-delete (9.0 and later): {@code DELIFEQ key value} deletes the
 	 * key if it holds the value, and answers 1 or 0.
 	 */
-	private static final ProtocolKeyword DELIFEQ = new ProtocolKeyword() {
+	private static final ProtocolKeyword DELIFEQ = keyword("DELIFEQ");
 
-		private final byte[] bytes = "DELIFEQ".getBytes(StandardCharsets.US_ASCII);
+	/**
+	 * Redis's compare-and-delete (8.4 and later): {@code DELEX key IFEQ value} deletes
+	 * the key if it holds the value, and answers 1 or 0.
+	 */
+	private static final ProtocolKeyword DELEX = keyword("DELEX");
 
-		@Override
-		public byte[] getBytes() {
-			return this.bytes;
-		}
-
-		@Override
-		public String toString() {
-			return "DELIFEQ";
-		}
-
-	};
+	private static final byte[] IFEQ = "IFEQ".getBytes(StandardCharsets.US_ASCII);
 
 	private final LettuceConnectionFactory factory;
 
@@ -100,7 +95,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 
 	/**
 	 * How token locks are released: unknown until the first release asks, then
-	 * {@code DELIFEQ} or the script.
+	 * {@code DELIFEQ}, {@code DELEX} or the script.
 	 */
 	private final AtomicReference<CompareAndDelete> compareAndDelete = new AtomicReference<>(CompareAndDelete.UNKNOWN);
 
@@ -138,21 +133,22 @@ final class LettuceScriptCalls implements ScriptCalls {
 	}
 
 	/**
-	 * Release with {@code DELIFEQ} where the server has it (Valkey 9 and later) and the
-	 * user may send it, else with the script; the first release asks which
-	 * ({@code native-release-check.lua}). {@code DELIFEQ} deletes only our unmarked
-	 * token: a release that nobody waits for, which needs no announcement. When it
-	 * deletes nothing, the token is marked by a waiter or the lock is lost, and the
-	 * script tells which, and announces the release if it deletes. A {@code DELIFEQ}
-	 * refused (a failover to an older server, a right taken away) sends this release and
-	 * all later ones to the script.
+	 * Release with the server's compare-and-delete where it has one ({@code DELIFEQ} on
+	 * Valkey 9 and later, {@code DELEX ... IFEQ} on Redis 8.4 and later) and the user may
+	 * send it, else with the script; the first release asks which
+	 * ({@code native-release-check.lua}). The command deletes only our unmarked token: a
+	 * release that nobody waits for, which needs no announcement. When it deletes
+	 * nothing, the token is marked by a waiter or the lock is lost, and the script tells
+	 * which, and announces the release if it deletes. A command refused (a failover to an
+	 * older server, a right taken away) sends this release and all later ones to the
+	 * script.
 	 */
 	@Override
 	public CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
 		CompareAndDelete how = this.compareAndDelete.get();
 		boolean ask = how == CompareAndDelete.UNKNOWN
 				&& this.compareAndDelete.compareAndSet(CompareAndDelete.UNKNOWN, CompareAndDelete.ASKING);
-		if (!ask && how != CompareAndDelete.DELIFEQ) {
+		if (!ask && !how.isNative()) {
 			return ScriptCalls.super.releaseToken(key, ownerToken, channel);
 		}
 		byte[] lockKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
@@ -160,8 +156,9 @@ final class LettuceScriptCalls implements ScriptCalls {
 		byte[] channelBytes = channel.getBytes(StandardCharsets.UTF_8);
 		Sender release = (commands, answer) -> {
 			try {
-				if (this.compareAndDelete.get() == CompareAndDelete.DELIFEQ) {
-					deleteIfEquals(commands, key, lockKey, token, channelBytes, answer);
+				CompareAndDelete current = this.compareAndDelete.get();
+				if (current.isNative()) {
+					deleteIfEquals(current, commands, key, lockKey, token, channelBytes, answer);
 				}
 				else {
 					releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
@@ -191,7 +188,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 	private Sender askFirst(LockKey key, byte[] lockKey, Sender release) {
 		return (commands, answer) -> {
 			if (!(commands instanceof RedisAsyncCommands)) {
-				// Cluster connections keep the script: DELIFEQ goes out through a
+				// Cluster connections keep the script: the command goes out through a
 				// standalone connection's dispatch, and is not routed by slot.
 				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
 				release.send(commands, answer);
@@ -207,20 +204,25 @@ final class LettuceScriptCalls implements ScriptCalls {
 					this.compareAndDelete.set(CompareAndDelete.UNKNOWN);
 				}
 				else {
-					boolean delifeq = Long.valueOf(1).equals(allowed);
-					this.compareAndDelete.set(delifeq ? CompareAndDelete.DELIFEQ : CompareAndDelete.SCRIPT);
-					logger.debug("Token locks are released with " + (delifeq ? "DELIFEQ" : "a script"));
+					CompareAndDelete how = Long.valueOf(1).equals(allowed) ? CompareAndDelete.DELIFEQ
+							: Long.valueOf(2).equals(allowed) ? CompareAndDelete.DELEX : CompareAndDelete.SCRIPT;
+					this.compareAndDelete.set(how);
+					logger.debug("Token locks are released with " + (how.isNative() ? how : "a script"));
 				}
 				release.send(commands, answer);
 			});
 		};
 	}
 
-	private void deleteIfEquals(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
-			byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
-		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey).addValue(token);
-		AsyncCommand<byte[], byte[], Long> deleted = new AsyncCommand<>(
-				new Command<>(DELIFEQ, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
+	private void deleteIfEquals(CompareAndDelete how, RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key,
+			byte[] lockKey, byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
+		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey);
+		if (how == CompareAndDelete.DELEX) {
+			args.add(IFEQ);
+		}
+		args.addValue(token);
+		AsyncCommand<byte[], byte[], Long> deleted = new AsyncCommand<>(new Command<>(
+				(how == CompareAndDelete.DELEX) ? DELEX : DELIFEQ, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
 		((RedisAsyncCommands<byte[], byte[]>) commands).getStatefulConnection().dispatch(deleted);
 		deleted.whenComplete((count, failure) -> {
 			if (failure == null) {
@@ -239,7 +241,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 				// A server that lost the command (a failover to an older one) or a user
 				// without the right to it: the script from now on.
 				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
-				logger.info("DELIFEQ was refused (" + failure.getMessage() + "); locks are released with a script");
+				logger.info(how + " was refused (" + failure.getMessage() + "); locks are released with a script");
 				releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
 			}
 			else {
@@ -347,10 +349,16 @@ final class LettuceScriptCalls implements ScriptCalls {
 		return RedisCall.failure(key, action, (translated != null) ? translated : runtime);
 	}
 
+	/**
+	 * Whether a compare-and-delete met a key of another type: Valkey's {@code DELIFEQ}
+	 * says {@code WRONGTYPE}, Redis's {@code DELEX} (8.6) "Key should be of string type
+	 * if conditions are specified".
+	 */
 	private static boolean isWrongType(Throwable failure) {
 		Throwable cause = unwrap(failure);
+		String message = String.valueOf(cause.getMessage());
 		return cause instanceof RedisCommandExecutionException
-				&& String.valueOf(cause.getMessage()).startsWith("WRONGTYPE");
+				&& (message.startsWith("WRONGTYPE") || message.contains("should be of string type"));
 	}
 
 	private static boolean isRefused(Throwable failure) {
@@ -399,9 +407,30 @@ final class LettuceScriptCalls implements ScriptCalls {
 
 	}
 
+	private static ProtocolKeyword keyword(String name) {
+		byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
+		return new ProtocolKeyword() {
+
+			@Override
+			public byte[] getBytes() {
+				return bytes;
+			}
+
+			@Override
+			public String toString() {
+				return name;
+			}
+
+		};
+	}
+
 	private enum CompareAndDelete {
 
-		UNKNOWN, ASKING, DELIFEQ, SCRIPT
+		UNKNOWN, ASKING, DELIFEQ, DELEX, SCRIPT;
+
+		boolean isNative() {
+			return this == DELIFEQ || this == DELEX;
+		}
 
 	}
 

@@ -140,7 +140,7 @@ class ScriptCallsTests {
 			factory.destroy();
 		}
 		assertThat(errorReplies()).isEqualTo(errorsBefore);
-		assertThat(NativeReleaseTests.releaseScriptLoaded(redis.server())).isTrue();
+		assertThat(AbstractNativeReleaseTests.releaseScriptLoaded(redis.server())).isTrue();
 	}
 
 	/**

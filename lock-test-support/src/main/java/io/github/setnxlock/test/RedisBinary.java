@@ -50,6 +50,12 @@ public final class RedisBinary {
 	 */
 	public static final String VALKEY_PROPERTY = "setnx.lock.test.valkey-server";
 
+	/**
+	 * The system property that names a {@code redis-server} binary of Redis 8.4 or later,
+	 * for the tests of {@code DELEX}; {@code .ci/install-server redis} installs one.
+	 */
+	public static final String REDIS8_PROPERTY = "setnx.lock.test.redis8-server";
+
 	private static volatile Path found;
 
 	private RedisBinary() {
@@ -87,6 +93,18 @@ public final class RedisBinary {
 	 */
 	public static Optional<Path> valkey() {
 		return named(VALKEY_PROPERTY, "SETNX_LOCK_VALKEY_SERVER").or(() -> onPath("valkey-server"));
+	}
+
+	/**
+	 * Return the Redis 8.4 (or later) server to run, if this machine has one: the path in
+	 * the system property {@code setnx.lock.test.redis8-server} or the environment
+	 * variable {@code SETNX_LOCK_REDIS8_SERVER}. The {@code redis-server} on the
+	 * {@code PATH} is not looked at: it is the one every other test runs.
+	 * @return the path of an executable {@code redis-server}, or empty
+	 * @throws IllegalStateException if the property names a file that is not executable
+	 */
+	public static Optional<Path> redis8() {
+		return named(REDIS8_PROPERTY, "SETNX_LOCK_REDIS8_SERVER");
 	}
 
 	private static Optional<Path> named(String property, String variable) {

@@ -29,7 +29,8 @@ import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
  * One {@link RedisServer} for a test class, emptied before each test, and run on Valkey
- * for a class marked {@link OnValkey @OnValkey}: <pre class="code">
+ * for a class marked {@link OnValkey @OnValkey}, on Redis 8.4 or later for one marked
+ * {@link OnRedis8 @OnRedis8}: <pre class="code">
  * &#64;RegisterExtension
  * static final RedisServerExtension redis = new RedisServerExtension();
  * </pre>
@@ -42,15 +43,23 @@ public final class RedisServerExtension implements BeforeAllCallback, BeforeEach
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
-		if (AnnotationSupport.isAnnotated(context.getRequiredTestClass(), OnValkey.class)) {
-			Optional<Path> valkey = RedisBinary.valkey();
-			Assumptions.assumeTrue(valkey.isPresent(), () -> "No Valkey server: set " + RedisBinary.VALKEY_PROPERTY
-					+ " or SETNX_LOCK_VALKEY_SERVER to one (.ci/install-valkey installs one)");
-			this.server = RedisProcess.start(valkey.get(), List.of());
+		Class<?> testClass = context.getRequiredTestClass();
+		if (AnnotationSupport.isAnnotated(testClass, OnValkey.class)) {
+			this.server = start(RedisBinary.valkey(), "No Valkey server: set " + RedisBinary.VALKEY_PROPERTY
+					+ " or SETNX_LOCK_VALKEY_SERVER to one (.ci/install-server valkey installs one)");
+		}
+		else if (AnnotationSupport.isAnnotated(testClass, OnRedis8.class)) {
+			this.server = start(RedisBinary.redis8(), "No Redis 8.4 or later: set " + RedisBinary.REDIS8_PROPERTY
+					+ " or SETNX_LOCK_REDIS8_SERVER to one (.ci/install-server redis installs one)");
 		}
 		else {
 			this.server = RedisServer.start();
 		}
+	}
+
+	private static RedisServer start(Optional<Path> binary, String missing) {
+		Assumptions.assumeTrue(binary.isPresent(), missing);
+		return RedisProcess.start(binary.get(), List.of());
 	}
 
 	@Override

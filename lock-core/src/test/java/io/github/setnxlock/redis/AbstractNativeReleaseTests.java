@@ -25,7 +25,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
-import io.github.setnxlock.test.OnValkey;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,45 +37,52 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The token protocol's release with Valkey's own compare-and-delete, {@code DELIFEQ}, and
- * its way back to the script where the command is refused. What commands the server ran
- * is read from its {@code INFO commandstats}; whether the release script ever ran, from
+ * The token protocol's release with the server's own compare-and-delete (Valkey's
+ * {@code DELIFEQ}, Redis's {@code DELEX ... IFEQ}), and its way back to the script where
+ * the command is refused. What commands the server ran is read from its
+ * {@code INFO commandstats}; whether the release script ever ran, from
  * {@code SCRIPT EXISTS} (a script sent only by SHA1 is never loaded).
  *
  * @author setnx-lock authors
  */
-@OnValkey
-class NativeReleaseTests {
+abstract class AbstractNativeReleaseTests {
 
 	@RegisterExtension
-	static final RedisServerExtension valkey = new RedisServerExtension();
+	static final RedisServerExtension server = new RedisServerExtension();
 
 	private static final SetnxLockSettings TOKEN = SetnxLockSettings.builder().protocol(LockProtocol.TOKEN).build();
 
+	/**
+	 * Return the server's compare-and-delete, as its {@code INFO commandstats} and ACL
+	 * rules name it.
+	 * @return the command in lower case
+	 */
+	protected abstract String command();
+
 	@BeforeEach
 	void resetStatisticsAndScripts() {
-		valkey.server().execute("CONFIG", "RESETSTAT");
-		valkey.server().execute("SCRIPT", "FLUSH");
+		server.server().execute("CONFIG", "RESETSTAT");
+		server.server().execute("SCRIPT", "FLUSH");
 	}
 
 	@Test
-	void everyReleaseIsOneDelifeqAndTheReleaseScriptNeverRuns() throws InterruptedException {
-		try (TestClient client = new TestClient(valkey.server(), TOKEN)) {
+	void everyReleaseIsOneCommandAndTheReleaseScriptNeverRuns() throws InterruptedException {
+		try (TestClient client = new TestClient(server.server(), TOKEN)) {
 			for (int i = 0; i < 30; i++) {
 				LeasedLock lock = client.registry.obtain("native-" + (i % 3));
 				assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 				lock.unlock();
-				assertThat(valkey.server().execute("EXISTS", "lock:native-" + (i % 3))).isEqualTo(0L);
+				assertThat(server.server().execute("EXISTS", "lock:native-" + (i % 3))).isEqualTo(0L);
 			}
 		}
-		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(30);
-		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
+		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(30);
+		assertThat(releaseScriptLoaded(server.server())).isFalse();
 	}
 
 	@Test
 	void waitersInAnotherRegistryAreWokenByTheRelease() throws Exception {
-		try (TestClient holder = new TestClient(valkey.server(), TOKEN);
-				TestClient waiter = new TestClient(valkey.server(), TOKEN)) {
+		try (TestClient holder = new TestClient(server.server(), TOKEN);
+				TestClient waiter = new TestClient(server.server(), TOKEN)) {
 			LeasedLock held = holder.registry.obtain("wake");
 			assertThat(held.tryLock(Duration.ofSeconds(5), Duration.ofMinutes(5))).isTrue();
 			CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
@@ -97,82 +103,82 @@ class NativeReleaseTests {
 			// waits for the holder's five-minute lease or for the release message.
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> Long.valueOf(1)
-					.equals(((List<?>) valkey.server().execute("PUBSUB", "NUMSUB", TOKEN.releaseChannel())).get(1)));
+					.equals(((List<?>) server.server().execute("PUBSUB", "NUMSUB", TOKEN.releaseChannel())).get(1)));
 			AtomicLong attempts = new AtomicLong(-1);
 			await().atMost(Duration.ofSeconds(10))
 				.pollInterval(Duration.ofMillis(300))
-				.until(() -> attempts.getAndSet(valkey.server().commandStat("evalsha", "calls")) == attempts.get());
-			long published = valkey.server().commandStat("publish", "calls");
+				.until(() -> attempts.getAndSet(server.server().commandStat("evalsha", "calls")) == attempts.get());
+			long published = server.server().commandStat("publish", "calls");
 			held.unlock();
 			assertThat(waited.get(30, TimeUnit.SECONDS)).isTrue();
-			// The holder's token was marked by the waiter: its DELIFEQ deleted nothing,
-			// and
-			// the script deleted and announced. The waiter's own release found no mark.
-			assertThat(valkey.server().commandStat("publish", "calls")).isEqualTo(published + 1);
+			// The holder's token was marked by the waiter: its compare-and-delete deleted
+			// nothing, and the script deleted and announced. The waiter's own release
+			// found no mark.
+			assertThat(server.server().commandStat("publish", "calls")).isEqualTo(published + 1);
 		}
-		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(2);
-		assertThat(releaseScriptLoaded(valkey.server())).isTrue();
+		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(2);
+		assertThat(releaseScriptLoaded(server.server())).isTrue();
 	}
 
 	@Test
 	void aFirstReleaseThatCannotReachTheServerLeavesTheQuestionToTheNext() throws InterruptedException {
-		try (TestClient client = new TestClient(valkey.server(), TOKEN)) {
+		try (TestClient client = new TestClient(server.server(), TOKEN)) {
 			LeasedLock lock = client.registry.obtain("unreachable");
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
-			valkey.server().stop();
+			server.server().stop();
 			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock);
-			valkey.server().restart();
+			server.server().restart();
 			cycles(client, "unreachable", 3);
 		}
-		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(3);
-		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
+		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(3);
+		assertThat(releaseScriptLoaded(server.server())).isFalse();
 	}
 
 	@Test
 	void aKeyThatNowHoldsAnotherTypeIsReportedLostAndLeftAlone() throws InterruptedException {
-		try (TestClient client = new TestClient(valkey.server(), TOKEN)) {
+		try (TestClient client = new TestClient(server.server(), TOKEN)) {
 			LeasedLock lock = client.registry.obtain("retyped");
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
-			valkey.server().execute("DEL", "lock:retyped");
-			valkey.server().execute("HSET", "lock:retyped", "field", "value");
+			server.server().execute("DEL", "lock:retyped");
+			server.server().execute("HSET", "lock:retyped", "field", "value");
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
-			assertThat(valkey.server().execute("HGET", "lock:retyped", "field")).isEqualTo("value");
+			assertThat(server.server().execute("HGET", "lock:retyped", "field")).isEqualTo("value");
 		}
-		// DELIFEQ met the hash (WRONGTYPE), and the script did not take over.
-		assertThat(valkey.server().commandStat("delifeq", "failed_calls")).isEqualTo(1);
-		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
+		// The command met the hash (WRONGTYPE), and the script did not take over.
+		assertThat(server.server().commandStat(command(), "failed_calls")).isEqualTo(1);
+		assertThat(releaseScriptLoaded(server.server())).isFalse();
 	}
 
 	@Test
-	void aUserWithoutTheRightToDelifeqReleasesWithTheScriptAndIsNeverRefused() throws InterruptedException {
-		LeastPrivilegeUser.create(valkey.server(), LeastPrivilegeUser.rules(TOKEN));
-		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
-			cycles(client, "no-delifeq", 5);
+	void aUserWithoutTheRightToTheCommandReleasesWithTheScriptAndIsNeverRefused() throws InterruptedException {
+		LeastPrivilegeUser.create(server.server(), LeastPrivilegeUser.rules(TOKEN));
+		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN)) {
+			cycles(client, "no-command", 5);
 		}
-		assertThat(valkey.server().commandStat("delifeq", "rejected_calls")).isZero();
-		assertThat(valkey.server().commandStat("delifeq", "calls")).isZero();
-		assertThat(releaseScriptLoaded(valkey.server())).isTrue();
-		assertThat(LeastPrivilegeUser.refusals(valkey.server())).isEmpty();
+		assertThat(server.server().commandStat(command(), "rejected_calls")).isZero();
+		assertThat(server.server().commandStat(command(), "calls")).isZero();
+		assertThat(releaseScriptLoaded(server.server())).isTrue();
+		assertThat(LeastPrivilegeUser.refusals(server.server())).isEmpty();
 	}
 
 	@Test
-	void aUserWithTheRightToDelifeqUsesIt() throws InterruptedException {
-		LeastPrivilegeUser.create(valkey.server(), withDelifeq());
-		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
-			cycles(client, "with-delifeq", 5);
+	void aUserWithTheRightToTheCommandUsesIt() throws InterruptedException {
+		LeastPrivilegeUser.create(server.server(), withCommand());
+		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN)) {
+			cycles(client, "with-command", 5);
 		}
-		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(5);
-		assertThat(releaseScriptLoaded(valkey.server())).isFalse();
-		assertThat(LeastPrivilegeUser.refusals(valkey.server())).isEmpty();
+		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(5);
+		assertThat(releaseScriptLoaded(server.server())).isFalse();
+		assertThat(LeastPrivilegeUser.refusals(server.server())).isEmpty();
 	}
 
 	@Test
-	void aUserThatMayNotAnnounceReleasesUsesDelifeqAndFailsOnlyAReleaseThatIsWaitedFor() throws Exception {
-		List<String> rules = withDelifeq();
+	void aUserThatMayNotAnnounceReleasesUsesTheCommandAndFailsOnlyAReleaseThatIsWaitedFor() throws Exception {
+		List<String> rules = withCommand();
 		assertThat(rules.remove("+publish")).isTrue();
-		LeastPrivilegeUser.create(valkey.server(), rules);
-		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN);
-				TestClient waiter = new TestClient(valkey.server(), TOKEN)) {
+		LeastPrivilegeUser.create(server.server(), rules);
+		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN);
+				TestClient waiter = new TestClient(server.server(), TOKEN)) {
 			cycles(client, "unannounced", 3);
 			LeasedLock lock = client.registry.obtain("unannounced");
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
@@ -182,8 +188,8 @@ class NativeReleaseTests {
 			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock)
 				.withMessageContaining("no permissions to run the 'publish' command");
 		}
-		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(4);
-		assertThat(valkey.server().execute("EXISTS", "lock:unannounced")).isEqualTo(1L);
+		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(4);
+		assertThat(server.server().execute("EXISTS", "lock:unannounced")).isEqualTo(1L);
 	}
 
 	private static boolean tryLock(LeasedLock lock, Duration wait) {
@@ -198,20 +204,20 @@ class NativeReleaseTests {
 
 	@Test
 	void aRightTakenAwayWhileInUseSendsReleasesBackToTheScript() throws InterruptedException {
-		LeastPrivilegeUser.create(valkey.server(), withDelifeq());
-		try (TestClient client = LeastPrivilegeUser.client(valkey.server(), TOKEN)) {
+		LeastPrivilegeUser.create(server.server(), withCommand());
+		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN)) {
 			cycles(client, "taken-away", 3);
-			valkey.server().execute("ACL", "SETUSER", LeastPrivilegeUser.NAME, "-delifeq");
+			server.server().execute("ACL", "SETUSER", LeastPrivilegeUser.NAME, "-" + command());
 			cycles(client, "taken-away", 3);
 		}
-		assertThat(valkey.server().commandStat("delifeq", "calls")).isEqualTo(3);
-		assertThat(valkey.server().commandStat("delifeq", "rejected_calls")).isEqualTo(1);
-		assertThat(releaseScriptLoaded(valkey.server())).isTrue();
+		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(3);
+		assertThat(server.server().commandStat(command(), "rejected_calls")).isEqualTo(1);
+		assertThat(releaseScriptLoaded(server.server())).isTrue();
 	}
 
-	private static List<String> withDelifeq() {
+	private List<String> withCommand() {
 		List<String> rules = new ArrayList<>(LeastPrivilegeUser.rules(TOKEN));
-		rules.add("+delifeq");
+		rules.add("+" + command());
 		return rules;
 	}
 
@@ -223,7 +229,7 @@ class NativeReleaseTests {
 		for (int i = 0; i < count; i++) {
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 			lock.unlock();
-			assertThat(valkey.server().execute("EXISTS", "lock:" + name)).isEqualTo(0L);
+			assertThat(server.server().execute("EXISTS", "lock:" + name)).isEqualTo(0L);
 		}
 	}
 

@@ -1,0 +1,29 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import io.github.setnxlock.test.OnRedis8;
+
+/**
+ * The contract suite under the token protocol on Redis 8.4 or later, where locks are
+ * released with Redis's own compare-and-delete ({@code DELEX ... IFEQ}).
+ *
+ * @author setnx-lock authors
+ */
+@OnRedis8
+class TokenLockRedis8ContractTests extends TokenLockContractTests {
+
+}
