@@ -120,8 +120,9 @@ class ScriptCallsTests {
 	}
 
 	@Test
-	void aServerWithoutDelifeqIsNeverSentItAndReleasesWithTheScript() throws InterruptedException {
-		assumeTrue(!redis.server().hasCommand("DELIFEQ"), "the test server has DELIFEQ");
+	void aServerWithoutACompareAndDeleteIsNeverSentOneAndReleasesWithTheScript() throws InterruptedException {
+		assumeTrue(!redis.server().hasCommand("DELIFEQ") && !redis.server().hasCommand("DELEX"),
+				"the test server has DELIFEQ or DELEX");
 		LettuceConnectionFactory factory = RedisConnections.create(redis.server(), Duration.ofSeconds(2));
 		long errorsBefore;
 		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory))) {
