@@ -21,6 +21,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.test.RedisServer;
+import io.github.setnxlock.test.SharedResources;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,6 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @author setnx-lock authors
  */
 @EnabledIfSystemProperty(named = FencingSoakTests.DURATION, matches = ".+")
+@ResourceLock(SharedResources.CORES)
 class FencingSoakTests {
 
 	static final String DURATION = "setnx.lock.soak.duration";
@@ -82,7 +85,11 @@ class FencingSoakTests {
 					+ " workers frozen, " + outages + " Redis outages"));
 			assertThat(report.violations()).isEmpty();
 			assertThat(report.lostUpdates()).isZero();
-			assertThat(report.sections()).isPositive();
+			// A fault-free run holds about 250 sections a second; faults take a part of
+			// that,
+			// a lock that gave up its holds early would take all of it.
+			assertThat(report.believedHeld()).as("sections held throughout")
+				.isGreaterThan(settings.runTime.toSeconds() * 10);
 		}
 	}
 

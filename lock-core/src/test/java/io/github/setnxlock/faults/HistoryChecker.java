@@ -18,6 +18,7 @@ package io.github.setnxlock.faults;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,10 @@ import java.util.TreeMap;
  * the sections whose holder still held the lock just after noting its start: a holder
  * paused between taking the lock and noting the time may note it after its successor);
  * <li>no two sections whose holders believed they held the lock all along overlap in
- * time.
+ * time;
+ * <li>no update of the protected counter is lost: two fenced writes the store accepted
+ * never read the same value (each wrote what it read plus one, so the second would have
+ * written over the first).
  * </ul>
  * Each breach is a violation, described so that a failing test shows the records.
  *
@@ -52,6 +56,14 @@ final class HistoryChecker {
 		records.forEach((record) -> byKey.computeIfAbsent(record.key(), (key) -> new ArrayList<>()).add(record));
 		List<String> violations = new ArrayList<>();
 		byKey.forEach((key, sections) -> {
+			Map<Long, HistoryRecord> writers = new HashMap<>();
+			for (HistoryRecord section : sections) {
+				HistoryRecord earlier = section.written() ? writers.putIfAbsent(section.read(), section) : null;
+				if (earlier != null) {
+					violations.add("update of '" + key + "' lost: both wrote " + (section.read() + 1) + ": " + earlier
+							+ " and " + section);
+				}
+			}
 			Set<Long> tokens = new HashSet<>();
 			for (HistoryRecord section : sections) {
 				if (!tokens.add(section.token())) {

@@ -31,14 +31,16 @@ package io.github.setnxlock.faults;
  * @param heldAtEntry whether the lock was held, by the holder's own deadline, just after
  * {@code entered} was taken
  * @param heldAtExit whether it was still held just after {@code exited} was taken
- * @param written whether the store accepted the fenced write (a refused read or write
- * means a stale token)
+ * @param read the fenced counter the section read, or -1 when the store refused the read
+ * for a stale token
+ * @param written whether the store accepted the fenced write of {@code read + 1} (a
+ * refused read or write means a stale token)
  * @param unlockFound what {@code unlock()} found: {@code ok}, {@code lost} (a
  * {@code LockLostException}) or {@code error} (Redis could not be reached)
  * @author setnx-lock authors
  */
 record HistoryRecord(String process, int thread, String key, long token, long entered, long exited, boolean heldAtEntry,
-		boolean heldAtExit, boolean written, String unlockFound) {
+		boolean heldAtExit, long read, boolean written, String unlockFound) {
 
 	/**
 	 * Whether the holder believed it held the lock for the whole section: held at its end
@@ -52,17 +54,19 @@ record HistoryRecord(String process, int thread, String key, long token, long en
 	String line() {
 		return String.join(" ", this.process, Integer.toString(this.thread), this.key, Long.toString(this.token),
 				Long.toString(this.entered), Long.toString(this.exited), Boolean.toString(this.heldAtEntry),
-				Boolean.toString(this.heldAtExit), Boolean.toString(this.written), this.unlockFound);
+				Boolean.toString(this.heldAtExit), Long.toString(this.read), Boolean.toString(this.written),
+				this.unlockFound);
 	}
 
 	static HistoryRecord parse(String line) {
 		String[] fields = line.split(" ");
-		if (fields.length != 10) {
+		if (fields.length != 11) {
 			throw new IllegalArgumentException("Not a history record: '" + line + "'");
 		}
 		return new HistoryRecord(fields[0], Integer.parseInt(fields[1]), fields[2], Long.parseLong(fields[3]),
 				Long.parseLong(fields[4]), Long.parseLong(fields[5]), Boolean.parseBoolean(fields[6]),
-				Boolean.parseBoolean(fields[7]), Boolean.parseBoolean(fields[8]), fields[9]);
+				Boolean.parseBoolean(fields[7]), Long.parseLong(fields[8]), Boolean.parseBoolean(fields[9]),
+				fields[10]);
 	}
 
 }

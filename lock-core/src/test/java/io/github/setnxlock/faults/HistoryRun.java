@@ -67,6 +67,7 @@ final class HistoryRun implements AutoCloseable {
 		HistoryRun run = new HistoryRun(settings, directory);
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		try {
+			Files.createDirectories(directory);
 			for (int i = 0; i < settings.processes; i++) {
 				List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp",
 						System.getProperty("java.class.path"), HistoryWorker.class.getName(), "port=" + lockPort,
@@ -78,7 +79,8 @@ final class HistoryRun implements AutoCloseable {
 						"workMs=" + ((i == 0 && settings.firstWork != null) ? settings.firstWork : settings.work)
 							.toMillis(),
 						"commandTimeoutMs=" + settings.commandTimeout.toMillis(), "output=" + run.records(i),
-						"name=p" + i, "announce=" + (i == 0 && settings.announceFirst)));
+						"name=p" + i, "announce=" + (i == 0 && settings.announceFirst),
+						"lock=" + (settings.careless ? "careless" : "library")));
 				run.processes.add(new ProcessBuilder(command).redirectErrorStream(true)
 					.redirectOutput(run.log(i).toFile())
 					.start());
@@ -274,6 +276,9 @@ final class HistoryRun implements AutoCloseable {
 		Duration firstClockOffset = Duration.ZERO;
 
 		boolean announceFirst;
+
+		/** Whether every worker runs a {@link CarelessLock} instead of the library's. */
+		boolean careless;
 
 	}
 

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
@@ -44,6 +45,7 @@ import io.github.setnxlock.test.RedisConnections;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * One process of a {@link HistoryRun}: several threads take locks on a few shared keys
@@ -62,8 +64,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Arguments, as {@code name=value}: {@code port}, {@code witness}, {@code protocol},
  * {@code clock}, {@code clockOffsetMs}, {@code keys}, {@code threads}, {@code runMs},
  * {@code leaseMs}, {@code explicitLease}, {@code waitMs}, {@code workMs},
- * {@code commandTimeoutMs}, {@code output}, {@code name}, {@code announce}. It warms up
- * on keys of its own, then prints {@code READY} when it is about to start.
+ * {@code commandTimeoutMs}, {@code output}, {@code name}, {@code announce}, and
+ * {@code lock=careless} to run a {@link CarelessLock} instead of the library's. It warms
+ * up on keys of its own, then prints {@code READY} when it is about to start.
  *
  * @author setnx-lock authors
  */
@@ -136,12 +139,17 @@ public final class HistoryWorker {
 		};
 		SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(locks), settings,
 				List.of(counting));
+		Function<String, LeasedLock> obtain = registry::obtain;
+		if ("careless".equals(this.options.getOrDefault("lock", "library"))) {
+			StringRedisTemplate template = RedisConnections.template(locks);
+			obtain = (key) -> new CarelessLock(template, key, settings.leaseTime());
+		}
 		// A cold JVM on a busy machine takes seconds over its first locks, and may even
 		// time out; the run is about the steady state.
 		String warmUp = "warm-up:" + option("name");
 		long warmUpEnd = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 		for (int done = 0; done < 100 && System.nanoTime() - warmUpEnd < 0;) {
-			LeasedLock lock = registry.obtain(warmUp);
+			LeasedLock lock = obtain.apply(warmUp);
 			try {
 				lock.lock();
 				witness.write(warmUp, lock.fencingToken(), witness.read(warmUp, lock.fencingToken()) + 1);
@@ -162,7 +170,8 @@ public final class HistoryWorker {
 			List<HistoryRecord> mine = new ArrayList<>();
 			records.add(mine);
 			int thread = t;
-			workers.add(new Thread(() -> work(registry, witness, thread, end, mine), option("name") + "-" + t));
+			Function<String, LeasedLock> sectionLocks = obtain;
+			workers.add(new Thread(() -> work(sectionLocks, witness, thread, end, mine), option("name") + "-" + t));
 		}
 		workers.forEach(Thread::start);
 		for (Thread worker : workers) {
@@ -187,7 +196,8 @@ public final class HistoryWorker {
 		store.destroy();
 	}
 
-	private void work(SetnxLockRegistry registry, Witness witness, int thread, long end, List<HistoryRecord> records) {
+	private void work(Function<String, LeasedLock> locks, Witness witness, int thread, long end,
+			List<HistoryRecord> records) {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		Duration wait = Duration.ofMillis(number("waitMs"));
 		Duration lease = Duration.ofMillis(number("leaseMs"));
@@ -197,7 +207,7 @@ public final class HistoryWorker {
 		int keys = (int) number("keys");
 		while (System.nanoTime() - end < 0) {
 			String key = "history:" + random.nextInt(keys);
-			LeasedLock lock = registry.obtain(key);
+			LeasedLock lock = locks.apply(key);
 			try {
 				boolean acquired = explicitLease ? lock.tryLock(wait, lease) : lock.tryLock(wait);
 				if (!acquired) {
@@ -243,7 +253,7 @@ public final class HistoryWorker {
 			long exited = FaultClient.micros();
 			boolean heldAtExit = lock.isHeldByCurrentThread();
 			records.add(new HistoryRecord(option("name"), thread, key, token, entered, exited, heldAtEntry, heldAtExit,
-					written, unlock(lock)));
+					value, written, unlock(lock)));
 		}
 	}
 

@@ -50,6 +50,9 @@ abstract class AbstractLockContractTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
+	/** This class's server: subclasses run side by side, each on a server of its own. */
+	private RedisServer server;
+
 	private TestClient first;
 
 	private TestClient second;
@@ -99,10 +102,11 @@ abstract class AbstractLockContractTests {
 	}
 
 	@BeforeEach
-	void connect() {
-		prepareServer(redis.server());
-		this.first = newClient(redis.server());
-		this.second = newClient(redis.server());
+	void connect(RedisServer server) {
+		this.server = server;
+		prepareServer(this.server);
+		this.first = newClient(this.server);
+		this.second = newClient(this.server);
 		this.threads = Executors.newCachedThreadPool();
 	}
 
@@ -112,17 +116,17 @@ abstract class AbstractLockContractTests {
 		this.threads.awaitTermination(10, TimeUnit.SECONDS);
 		this.first.close();
 		this.second.close();
-		clientsClosed(redis.server());
+		clientsClosed(this.server);
 	}
 
 	@Test
 	void scriptsThatRedisForgotAreSentAgain() throws InterruptedException {
 		LeasedLock lock = this.first.registry.obtain("forgotten-scripts");
 		assertThat(lock.tryLock()).isTrue();
-		redis.server().execute("SCRIPT", "FLUSH");
+		this.server.execute("SCRIPT", "FLUSH");
 		lock.unlock();
 		assertThat(exists(settings().keyPrefix() + "forgotten-scripts")).isFalse();
-		redis.server().execute("SCRIPT", "FLUSH");
+		this.server.execute("SCRIPT", "FLUSH");
 		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 		assertThat(exists(settings().keyPrefix() + "forgotten-scripts")).isTrue();
 		lock.unlock();
@@ -439,8 +443,8 @@ abstract class AbstractLockContractTests {
 			last = token;
 			lock.unlock();
 		}
-		redis.server().restart();
-		prepareServer(redis.server());
+		this.server.restart();
+		prepareServer(this.server);
 		long beforeRestart = last;
 		LeasedLock lock = this.first.registry.obtain("fenced");
 		await().pollInSameThread()
@@ -457,7 +461,7 @@ abstract class AbstractLockContractTests {
 		lock.lock();
 		String fenceKey = "{" + settings().keyPrefix() + "slot}:fence";
 		assertThat(exists(fenceKey)).isTrue();
-		assertThat((Long) redis.server().execute("PTTL", fenceKey)).isPositive();
+		assertThat((Long) this.server.execute("PTTL", fenceKey)).isPositive();
 		lock.unlock();
 		try (RedisServer cluster = RedisServer.start("--cluster-enabled", "yes")) {
 			assertThat(cluster.execute("CLUSTER", "KEYSLOT", fenceKey))
@@ -479,8 +483,8 @@ abstract class AbstractLockContractTests {
 	/**
 	 * Whether a key exists, read through the server's own connection.
 	 */
-	private static boolean exists(String key) {
-		return Long.valueOf(1).equals(redis.server().execute("EXISTS", key));
+	private boolean exists(String key) {
+		return Long.valueOf(1).equals(this.server.execute("EXISTS", key));
 	}
 
 	static void sleep(long millis) {

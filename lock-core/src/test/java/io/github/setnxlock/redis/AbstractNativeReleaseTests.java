@@ -48,7 +48,10 @@ import static org.awaitility.Awaitility.await;
 abstract class AbstractNativeReleaseTests {
 
 	@RegisterExtension
-	static final RedisServerExtension server = new RedisServerExtension();
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	/** This class's server: subclasses run side by side, each on a server of its own. */
+	private RedisServer server;
 
 	private static final SetnxLockSettings TOKEN = SetnxLockSettings.builder().protocol(LockProtocol.TOKEN).build();
 
@@ -60,29 +63,30 @@ abstract class AbstractNativeReleaseTests {
 	protected abstract String command();
 
 	@BeforeEach
-	void resetStatisticsAndScripts() {
-		server.server().execute("CONFIG", "RESETSTAT");
-		server.server().execute("SCRIPT", "FLUSH");
+	void resetStatisticsAndScripts(RedisServer server) {
+		this.server = server;
+		this.server.execute("CONFIG", "RESETSTAT");
+		this.server.execute("SCRIPT", "FLUSH");
 	}
 
 	@Test
 	void everyReleaseIsOneCommandAndTheReleaseScriptNeverRuns() throws InterruptedException {
-		try (TestClient client = new TestClient(server.server(), TOKEN)) {
+		try (TestClient client = new TestClient(this.server, TOKEN)) {
 			for (int i = 0; i < 30; i++) {
 				LeasedLock lock = client.registry.obtain("native-" + (i % 3));
 				assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 				lock.unlock();
-				assertThat(server.server().execute("EXISTS", "lock:native-" + (i % 3))).isEqualTo(0L);
+				assertThat(this.server.execute("EXISTS", "lock:native-" + (i % 3))).isEqualTo(0L);
 			}
 		}
-		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(30);
-		assertThat(releaseScriptLoaded(server.server())).isFalse();
+		assertThat(this.server.commandStat(command(), "calls")).isEqualTo(30);
+		assertThat(releaseScriptLoaded(this.server)).isFalse();
 	}
 
 	@Test
 	void waitersInAnotherRegistryAreWokenByTheRelease() throws Exception {
-		try (TestClient holder = new TestClient(server.server(), TOKEN);
-				TestClient waiter = new TestClient(server.server(), TOKEN)) {
+		try (TestClient holder = new TestClient(this.server, TOKEN);
+				TestClient waiter = new TestClient(this.server, TOKEN)) {
 			LeasedLock held = holder.registry.obtain("wake");
 			assertThat(held.tryLock(Duration.ofSeconds(5), Duration.ofMinutes(5))).isTrue();
 			CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
@@ -103,82 +107,82 @@ abstract class AbstractNativeReleaseTests {
 			// waits for the holder's five-minute lease or for the release message.
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> Long.valueOf(1)
-					.equals(((List<?>) server.server().execute("PUBSUB", "NUMSUB", TOKEN.releaseChannel())).get(1)));
+					.equals(((List<?>) this.server.execute("PUBSUB", "NUMSUB", TOKEN.releaseChannel())).get(1)));
 			AtomicLong attempts = new AtomicLong(-1);
 			await().atMost(Duration.ofSeconds(10))
 				.pollInterval(Duration.ofMillis(300))
-				.until(() -> attempts.getAndSet(server.server().commandStat("evalsha", "calls")) == attempts.get());
-			long published = server.server().commandStat("publish", "calls");
+				.until(() -> attempts.getAndSet(this.server.commandStat("evalsha", "calls")) == attempts.get());
+			long published = this.server.commandStat("publish", "calls");
 			held.unlock();
 			assertThat(waited.get(30, TimeUnit.SECONDS)).isTrue();
 			// The holder's token was marked by the waiter: its compare-and-delete deleted
 			// nothing, and the script deleted and announced. The waiter's own release
 			// found no mark.
-			assertThat(server.server().commandStat("publish", "calls")).isEqualTo(published + 1);
+			assertThat(this.server.commandStat("publish", "calls")).isEqualTo(published + 1);
 		}
-		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(2);
-		assertThat(releaseScriptLoaded(server.server())).isTrue();
+		assertThat(this.server.commandStat(command(), "calls")).isEqualTo(2);
+		assertThat(releaseScriptLoaded(this.server)).isTrue();
 	}
 
 	@Test
 	void aFirstReleaseThatCannotReachTheServerLeavesTheQuestionToTheNext() throws InterruptedException {
-		try (TestClient client = new TestClient(server.server(), TOKEN)) {
+		try (TestClient client = new TestClient(this.server, TOKEN)) {
 			LeasedLock lock = client.registry.obtain("unreachable");
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
-			server.server().stop();
+			this.server.stop();
 			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock);
-			server.server().restart();
+			this.server.restart();
 			cycles(client, "unreachable", 3);
 		}
-		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(3);
-		assertThat(releaseScriptLoaded(server.server())).isFalse();
+		assertThat(this.server.commandStat(command(), "calls")).isEqualTo(3);
+		assertThat(releaseScriptLoaded(this.server)).isFalse();
 	}
 
 	@Test
 	void aKeyThatNowHoldsAnotherTypeIsReportedLostAndLeftAlone() throws InterruptedException {
-		try (TestClient client = new TestClient(server.server(), TOKEN)) {
+		try (TestClient client = new TestClient(this.server, TOKEN)) {
 			LeasedLock lock = client.registry.obtain("retyped");
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
-			server.server().execute("DEL", "lock:retyped");
-			server.server().execute("HSET", "lock:retyped", "field", "value");
+			this.server.execute("DEL", "lock:retyped");
+			this.server.execute("HSET", "lock:retyped", "field", "value");
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
-			assertThat(server.server().execute("HGET", "lock:retyped", "field")).isEqualTo("value");
+			assertThat(this.server.execute("HGET", "lock:retyped", "field")).isEqualTo("value");
 		}
 		// The command met the hash (WRONGTYPE), and the script did not take over.
-		assertThat(server.server().commandStat(command(), "failed_calls")).isEqualTo(1);
-		assertThat(releaseScriptLoaded(server.server())).isFalse();
+		assertThat(this.server.commandStat(command(), "failed_calls")).isEqualTo(1);
+		assertThat(releaseScriptLoaded(this.server)).isFalse();
 	}
 
 	@Test
 	void aUserWithoutTheRightToTheCommandReleasesWithTheScriptAndIsNeverRefused() throws InterruptedException {
-		LeastPrivilegeUser.create(server.server(), LeastPrivilegeUser.rules(TOKEN));
-		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN)) {
+		LeastPrivilegeUser.create(this.server, LeastPrivilegeUser.rules(TOKEN));
+		try (TestClient client = LeastPrivilegeUser.client(this.server, TOKEN)) {
 			cycles(client, "no-command", 5);
 		}
-		assertThat(server.server().commandStat(command(), "rejected_calls")).isZero();
-		assertThat(server.server().commandStat(command(), "calls")).isZero();
-		assertThat(releaseScriptLoaded(server.server())).isTrue();
-		assertThat(LeastPrivilegeUser.refusals(server.server())).isEmpty();
+		assertThat(this.server.commandStat(command(), "rejected_calls")).isZero();
+		assertThat(this.server.commandStat(command(), "calls")).isZero();
+		assertThat(releaseScriptLoaded(this.server)).isTrue();
+		assertThat(LeastPrivilegeUser.refusals(this.server)).isEmpty();
 	}
 
 	@Test
 	void aUserWithTheRightToTheCommandUsesIt() throws InterruptedException {
-		LeastPrivilegeUser.create(server.server(), withCommand());
-		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN)) {
+		LeastPrivilegeUser.create(this.server, withCommand());
+		try (TestClient client = LeastPrivilegeUser.client(this.server, TOKEN)) {
 			cycles(client, "with-command", 5);
 		}
-		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(5);
-		assertThat(releaseScriptLoaded(server.server())).isFalse();
-		assertThat(LeastPrivilegeUser.refusals(server.server())).isEmpty();
+		assertThat(this.server.commandStat(command(), "calls")).isEqualTo(5);
+		assertThat(releaseScriptLoaded(this.server)).isFalse();
+		assertThat(LeastPrivilegeUser.refusals(this.server)).isEmpty();
 	}
 
 	@Test
 	void aUserThatMayNotAnnounceReleasesUsesTheCommandAndFailsOnlyAReleaseThatIsWaitedFor() throws Exception {
 		List<String> rules = withCommand();
 		assertThat(rules.remove("+publish")).isTrue();
-		LeastPrivilegeUser.create(server.server(), rules);
-		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN);
-				TestClient waiter = new TestClient(server.server(), TOKEN)) {
+		LeastPrivilegeUser.create(this.server, rules);
+		try (TestClient client = LeastPrivilegeUser.client(this.server, TOKEN);
+				TestClient waiter = new TestClient(this.server, TOKEN)) {
 			cycles(client, "unannounced", 3);
 			LeasedLock lock = client.registry.obtain("unannounced");
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
@@ -188,8 +192,8 @@ abstract class AbstractNativeReleaseTests {
 			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock)
 				.withMessageContaining("no permissions to run the 'publish' command");
 		}
-		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(4);
-		assertThat(server.server().execute("EXISTS", "lock:unannounced")).isEqualTo(1L);
+		assertThat(this.server.commandStat(command(), "calls")).isEqualTo(4);
+		assertThat(this.server.execute("EXISTS", "lock:unannounced")).isEqualTo(1L);
 	}
 
 	private static boolean tryLock(LeasedLock lock, Duration wait) {
@@ -204,15 +208,15 @@ abstract class AbstractNativeReleaseTests {
 
 	@Test
 	void aRightTakenAwayWhileInUseSendsReleasesBackToTheScript() throws InterruptedException {
-		LeastPrivilegeUser.create(server.server(), withCommand());
-		try (TestClient client = LeastPrivilegeUser.client(server.server(), TOKEN)) {
+		LeastPrivilegeUser.create(this.server, withCommand());
+		try (TestClient client = LeastPrivilegeUser.client(this.server, TOKEN)) {
 			cycles(client, "taken-away", 3);
-			server.server().execute("ACL", "SETUSER", LeastPrivilegeUser.NAME, "-" + command());
+			this.server.execute("ACL", "SETUSER", LeastPrivilegeUser.NAME, "-" + command());
 			cycles(client, "taken-away", 3);
 		}
-		assertThat(server.server().commandStat(command(), "calls")).isEqualTo(3);
-		assertThat(server.server().commandStat(command(), "rejected_calls")).isEqualTo(1);
-		assertThat(releaseScriptLoaded(server.server())).isTrue();
+		assertThat(this.server.commandStat(command(), "calls")).isEqualTo(3);
+		assertThat(this.server.commandStat(command(), "rejected_calls")).isEqualTo(1);
+		assertThat(releaseScriptLoaded(this.server)).isTrue();
 	}
 
 	private List<String> withCommand() {
@@ -224,12 +228,12 @@ abstract class AbstractNativeReleaseTests {
 	/**
 	 * Acquire and release a lock, checking each time that the release deleted its key.
 	 */
-	private static void cycles(TestClient client, String name, int count) throws InterruptedException {
+	private void cycles(TestClient client, String name, int count) throws InterruptedException {
 		LeasedLock lock = client.registry.obtain(name);
 		for (int i = 0; i < count; i++) {
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 			lock.unlock();
-			assertThat(server.server().execute("EXISTS", "lock:" + name)).isEqualTo(0L);
+			assertThat(this.server.execute("EXISTS", "lock:" + name)).isEqualTo(0L);
 		}
 	}
 

@@ -29,7 +29,9 @@ import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.TcpProxy;
+import io.github.setnxlock.test.SharedResources;
 import org.awaitility.core.ConditionTimeoutException;
+import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,11 +43,13 @@ import static org.awaitility.Awaitility.await;
 /**
  * A holder that dies, or loses its connection to Redis for good, is replaced within about
  * one lease: its renewals stop, its key expires, and a waiter elsewhere gets the lock
- * with a higher fencing token. The waits are bounded generously; the point is that the
- * lock is not held forever, nor for longer than the lease and a renewal period.
+ * with a higher fencing token. The waiter gets the lock within one lease of the death or
+ * the cut, and a margin for a loaded machine's scheduling: the key's last renewal set it
+ * to live one lease at most.
  *
  * @author setnx-lock authors
  */
+@ResourceLock(SharedResources.CORES)
 class DeadHolderTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(1);
@@ -56,6 +60,11 @@ class DeadHolderTests {
 	 * (rightly) report its lock lost before the test kills it.
 	 */
 	private static final Duration HOLDER_LEASE = Duration.ofSeconds(3);
+
+	/**
+	 * What a loaded machine may add to a wake-up that is due when a lease ends.
+	 */
+	private static final Duration MARGIN = Duration.ofMillis(500);
 
 	@Test
 	void aKilledHolderJvmIsReplacedWithinOneLease(@TempDir Path directory) throws Exception {
@@ -81,7 +90,8 @@ class DeadHolderTests {
 				assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
 				long killed = System.nanoTime();
 				assertThat(lock.tryLock(HOLDER_LEASE.multipliedBy(10))).isTrue();
-				assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(HOLDER_LEASE.multipliedBy(5));
+				// The holder's last renewal set the key to live one lease at most.
+				assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(HOLDER_LEASE.plus(MARGIN));
 				assertThat(lock.fencingToken()).isGreaterThan(holderToken);
 				lock.unlock();
 			}
@@ -139,7 +149,7 @@ class DeadHolderTests {
 				long cutAt = System.nanoTime();
 				LeasedLock lock = waiter.registry.obtain("cut-off");
 				assertThat(lock.tryLock(LEASE.multipliedBy(10))).isTrue();
-				assertThat(Duration.ofNanos(System.nanoTime() - cutAt)).isLessThan(LEASE.multipliedBy(5));
+				assertThat(Duration.ofNanos(System.nanoTime() - cutAt)).isLessThan(LEASE.plus(MARGIN));
 				assertThat(lock.fencingToken()).isGreaterThan(token);
 				// The cut-off holder knew before the waiter got the lock: its deadline is
 				// earlier than the key's expiry.

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -44,6 +45,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Both JVMs connect and warm up first, then start together at an agreed wall-clock time,
  * so that start-up of the child JVM does not count as waiting.
  * <p>
+ * A worker that fails makes the run fail ({@link #run} throws, the child JVM exits with
+ * 1), so a history with silent gaps is never checked as if it were whole.
+ * <p>
  * Arguments: Redis port, lock key, threads, run time in ms, output file, JVM name, start
  * time (epoch ms), protocol.
  *
@@ -54,9 +58,18 @@ public final class HandoffHarness {
 	private HandoffHarness() {
 	}
 
-	public static void main(String[] args) throws Exception {
-		run(Integer.parseInt(args[0]), args[1], Integer.parseInt(args[2]), Duration.ofMillis(Long.parseLong(args[3])),
-				Path.of(args[4]), args[5], Long.parseLong(args[6]), LockProtocol.valueOf(args[7]));
+	public static void main(String[] args) {
+		try {
+			run(Integer.parseInt(args[0]), args[1], Integer.parseInt(args[2]),
+					Duration.ofMillis(Long.parseLong(args[3])), Path.of(args[4]), args[5], Long.parseLong(args[6]),
+					LockProtocol.valueOf(args[7]));
+		}
+		catch (Throwable ex) {
+			ex.printStackTrace();
+			System.exit(1);
+		}
+		// Lettuce's threads would keep a JVM whose work is done alive.
+		System.exit(0);
 	}
 
 	static void run(int port, String key, int threads, Duration runTime, Path output, String jvm, long startAtMillis,
@@ -78,6 +91,7 @@ public final class HandoffHarness {
 			Thread.sleep(untilStart);
 		}
 		List<List<long[]>> records = new ArrayList<>();
+		List<Throwable> failures = new CopyOnWriteArrayList<>();
 		CountDownLatch done = new CountDownLatch(threads);
 		long end = System.nanoTime() + runTime.toNanos();
 		List<Thread> workers = new ArrayList<>();
@@ -101,6 +115,9 @@ public final class HandoffHarness {
 						mine.add(new long[] { asked, entered, left });
 					}
 				}
+				catch (Throwable ex) {
+					failures.add(ex);
+				}
 				finally {
 					done.countDown();
 				}
@@ -108,7 +125,16 @@ public final class HandoffHarness {
 			workers.add(worker);
 		}
 		workers.forEach(Thread::start);
-		done.await(runTime.toMillis() + 60_000, TimeUnit.MILLISECONDS);
+		if (!done.await(runTime.toMillis() + 60_000, TimeUnit.MILLISECONDS)) {
+			throw new IllegalStateException(
+					"Workers of JVM " + jvm + " did not finish within a minute of the run's end");
+		}
+		if (!failures.isEmpty()) {
+			IllegalStateException failed = new IllegalStateException(
+					failures.size() + " of " + threads + " workers of JVM " + jvm + " failed");
+			failures.forEach(failed::addSuppressed);
+			throw failed;
+		}
 		try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(output))) {
 			for (int t = 0; t < records.size(); t++) {
 				for (long[] record : records.get(t)) {

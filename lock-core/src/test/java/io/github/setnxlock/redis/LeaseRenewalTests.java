@@ -48,7 +48,17 @@ import static org.awaitility.Awaitility.await;
  */
 class LeaseRenewalTests {
 
-	private static final Duration LEASE = Duration.ofMillis(300);
+	/**
+	 * The watchdog's lease here: long enough that a renewal delayed by a busy 2-core
+	 * machine (test classes run side by side) still lands in time, so that a lock that
+	 * must survive does.
+	 */
+	private static final Duration LEASE = Duration.ofSeconds(1);
+
+	/**
+	 * What a loaded machine may add to a wake-up that is due when a lease ends.
+	 */
+	private static final Duration MARGIN = Duration.ofMillis(500);
 
 	private final List<AutoCloseable> closeables = new ArrayList<>();
 
@@ -67,21 +77,23 @@ class LeaseRenewalTests {
 
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
-	void aLiveHolderKeepsItsLockForTenLeases(LockProtocol protocol) throws Exception {
+	void aLiveHolderKeepsItsLockForFiveLeases(LockProtocol protocol) throws Exception {
 		RedisServer server = server();
 		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
 		SetnxLockRegistry other = client(server, settings(protocol)).registry;
 		LeasedLock lock = holder.obtain("long-work", "work");
 		lock.lock();
 		long token = lock.fencingToken();
-		long end = System.nanoTime() + LEASE.multipliedBy(10).toNanos();
+		long end = System.nanoTime() + LEASE.multipliedBy(5).toNanos();
 		while (System.nanoTime() - end < 0) {
 			assertThat(other.obtain("long-work").tryLock()).isFalse();
 			Thread.sleep(LEASE.toMillis() / 2);
 		}
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
 		assertThat(lock.fencingToken()).isEqualTo(token);
-		assertThat(holder.renewer.renewals()).isGreaterThanOrEqualTo(20);
+		// Three renewals a lease are due; two a lease at least show it is the watchdog,
+		// not one long first lease, that kept the lock.
+		assertThat(holder.renewer.renewals()).isGreaterThanOrEqualTo(10);
 		lock.unlock();
 		assertThat(this.lost).isEmpty();
 		assertThat(holder.renewer.size()).isZero();
@@ -100,9 +112,8 @@ class LeaseRenewalTests {
 		LeasedLock lock = other.obtain("dies");
 		long start = System.nanoTime();
 		assertThat(lock.tryLock(LEASE.multipliedBy(5))).isTrue();
-		// One lease at most in theory; the bound only shows that the lock is not held for
-		// long (the default lease is 100 times this one), with room for a loaded machine.
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(LEASE.multipliedBy(10));
+		// The key's last renewal set it to live one lease; the waiter wakes when it ends.
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(LEASE.plus(MARGIN));
 		lock.unlock();
 	}
 

@@ -18,13 +18,16 @@ package io.github.setnxlock.test;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
 
 /**
@@ -33,56 +36,93 @@ import org.junit.platform.commons.support.AnnotationSupport;
  * {@link OnRedis8 @OnRedis8}: <pre class="code">
  * &#64;RegisterExtension
  * static final RedisServerExtension redis = new RedisServerExtension();
- * </pre>
+ * </pre> A class reaches its server through {@link #server()}. Test classes run side by
+ * side, so an abstract class whose subclasses share its static extension takes the server
+ * as a parameter instead ({@code @BeforeEach void connect(RedisServer server)}): each
+ * subclass has a server of its own, kept in its class's extension store.
+ * <p>
+ * A missing Valkey or Redis 8 skips the class, or fails it in a strict build (see
+ * {@link TestRequirements}).
  *
  * @author setnx-lock authors
  */
-public final class RedisServerExtension implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+public final class RedisServerExtension
+		implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback, ParameterResolver {
 
-	private RedisServer server;
+	private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace
+		.create(RedisServerExtension.class);
+
+	private final Map<Class<?>, RedisServer> servers = new ConcurrentHashMap<>();
 
 	@Override
 	public void beforeAll(ExtensionContext context) {
 		Class<?> testClass = context.getRequiredTestClass();
+		RedisServer server;
 		if (AnnotationSupport.isAnnotated(testClass, OnValkey.class)) {
-			this.server = start(RedisBinary.valkey(), "No Valkey server: set " + RedisBinary.VALKEY_PROPERTY
+			server = start(RedisBinary.valkey(), "No Valkey server: set " + RedisBinary.VALKEY_PROPERTY
 					+ " or SETNX_LOCK_VALKEY_SERVER to one (.ci/install-server valkey installs one)");
 		}
 		else if (AnnotationSupport.isAnnotated(testClass, OnRedis8.class)) {
-			this.server = start(RedisBinary.redis8(), "No Redis 8.4 or later: set " + RedisBinary.REDIS8_PROPERTY
+			server = start(RedisBinary.redis8(), "No Redis 8.4 or later: set " + RedisBinary.REDIS8_PROPERTY
 					+ " or SETNX_LOCK_REDIS8_SERVER to one (.ci/install-server redis installs one)");
 		}
 		else {
-			this.server = RedisServer.start();
+			server = RedisServer.start();
 		}
+		context.getStore(NAMESPACE).put(RedisServer.class, server);
+		this.servers.put(testClass, server);
 	}
 
 	private static RedisServer start(Optional<Path> binary, String missing) {
-		Assumptions.assumeTrue(binary.isPresent(), missing);
+		TestRequirements.require(binary.isPresent(), missing);
 		return RedisProcess.start(binary.get(), List.of());
 	}
 
 	@Override
 	public void beforeEach(ExtensionContext context) {
-		this.server.execute("FLUSHALL");
+		server(context).execute("FLUSHALL");
 	}
 
 	@Override
 	public void afterAll(ExtensionContext context) {
-		if (this.server != null) {
-			this.server.close();
+		RedisServer server = this.servers.remove(context.getRequiredTestClass());
+		if (server != null) {
+			server.close();
 		}
+	}
+
+	@Override
+	public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+		return parameter.getParameter().getType() == RedisServer.class;
+	}
+
+	@Override
+	public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+		return server(context);
+	}
+
+	private static RedisServer server(ExtensionContext context) {
+		RedisServer server = context.getStore(NAMESPACE).get(RedisServer.class, RedisServer.class);
+		if (server == null) {
+			throw new IllegalStateException("The server starts before the first test of the class");
+		}
+		return server;
 	}
 
 	/**
 	 * Return the class's server.
 	 * @return the running server
+	 * @throws IllegalStateException before the class's first test, or when the extension
+	 * serves several classes at once (take the server as a parameter then)
 	 */
 	public RedisServer server() {
-		if (this.server == null) {
-			throw new IllegalStateException("The server starts before the first test of the class");
+		if (this.servers.size() != 1) {
+			throw new IllegalStateException(
+					this.servers.isEmpty() ? "The server starts before the first test of the class"
+							: "This extension serves " + this.servers.keySet()
+									+ " at once: take the server as a parameter of a @BeforeEach method");
 		}
-		return this.server;
+		return this.servers.values().iterator().next();
 	}
 
 }
