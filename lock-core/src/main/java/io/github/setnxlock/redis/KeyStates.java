@@ -125,6 +125,9 @@ final class KeyStates {
 		/** Guarded by {@link #mutex}. */
 		private long releaseGeneration;
 
+		/** Threads in {@link #awaitRelease}; guarded by the mutex. */
+		private int releaseWaiters;
+
 		/** Guarded by {@link #mutex}. */
 		private long handoffGeneration = NO_HANDOFF;
 
@@ -353,6 +356,7 @@ final class KeyStates {
 			boolean interrupted = false;
 			long end = System.nanoTime() + nanos;
 			this.mutex.lock();
+			this.releaseWaiters++;
 			try {
 				for (long left = nanos; left > 0
 						&& this.releaseGeneration == seenGeneration; left = end - System.nanoTime()) {
@@ -367,6 +371,23 @@ final class KeyStates {
 					}
 				}
 				return interrupted;
+			}
+			finally {
+				this.releaseWaiters--;
+				this.mutex.unlock();
+			}
+		}
+
+		/**
+		 * Return how many threads wait for a release message of this key: a test's
+		 * handshake that a waiter is parked on Redis's answer, not still on its way
+		 * there.
+		 * @return the number of waiting threads
+		 */
+		int releaseWaiters() {
+			this.mutex.lock();
+			try {
+				return this.releaseWaiters;
 			}
 			finally {
 				this.mutex.unlock();

@@ -95,7 +95,7 @@ class DistributedLockAdvisorTests {
 	void disconnect() {
 		this.contexts.forEach(AnnotationConfigApplicationContext::close);
 		this.other.close();
-		this.otherFactory.destroy();
+		RedisConnections.destroy(this.otherFactory);
 	}
 
 	@Test

@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A client whose clock is off by more than the lease. Under the timestamp protocol with
@@ -88,11 +89,12 @@ class ClockSkewTests {
 			LeasedLock taker = taking.registry.obtain("skewed");
 			assertThat(taker.tryLock(Duration.ofMillis(500))).as("took a live lock").isTrue();
 			long tookOver = FaultClient.micros();
-			// Give the holder, which looks every millisecond, time to look again; its
-			// next renewal is a third of a lease away.
-			Thread.sleep(50);
 			try {
-				assertThat(holder.lastHeld()).as("the holder still believed it held the lock").isGreaterThan(tookOver);
+				// The holder looks every millisecond; its next renewal is a third of a
+				// lease away, so it still believes it holds the lock when it looks again.
+				await("the holder still believing it held the lock after the takeover").atMost(Duration.ofSeconds(5))
+					.pollInterval(Duration.ofMillis(1))
+					.until(() -> holder.lastHeld() > tookOver);
 				assertThat(taker.fencingToken()).isGreaterThan(holder.token());
 			}
 			finally {

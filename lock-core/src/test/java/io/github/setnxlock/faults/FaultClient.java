@@ -74,7 +74,7 @@ final class FaultClient implements AutoCloseable {
 	@Override
 	public void close() {
 		this.registry.close();
-		this.factory.destroy();
+		RedisConnections.destroy(this.factory);
 	}
 
 }

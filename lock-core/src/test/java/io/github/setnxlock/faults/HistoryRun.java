@@ -201,7 +201,7 @@ final class HistoryRun implements AutoCloseable {
 			}
 		}
 		finally {
-			factory.destroy();
+			RedisConnections.destroy(factory);
 		}
 		return HistoryReport.of(records, summaries, tallies, HistoryChecker.violations(records));
 	}

@@ -71,7 +71,7 @@ class LockObservationTests {
 				.hasBeenStopped();
 		}
 		finally {
-			factory.destroy();
+			RedisConnections.destroy(factory);
 		}
 	}
 
@@ -98,7 +98,7 @@ class LockObservationTests {
 				.hasNumberOfObservationsWithNameEqualTo("setnx.lock.held", 0);
 		}
 		finally {
-			factory.destroy();
+			RedisConnections.destroy(factory);
 		}
 	}
 

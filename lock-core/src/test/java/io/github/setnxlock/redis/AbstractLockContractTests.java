@@ -174,7 +174,7 @@ abstract class AbstractLockContractTests {
 			LeasedLock other = this.second.registry.obtain("handoff");
 			other.lock();
 			held.countDown();
-			sleep(150);
+			Handshakes.awaitWaiterOnRedis(this.first.registry, settings().keyPrefix() + "handoff");
 			other.unlock();
 			return null;
 		});
@@ -195,7 +195,7 @@ abstract class AbstractLockContractTests {
 			heldByWaiter.set(lock.isHeldByCurrentThread());
 			lock.unlock();
 		});
-		sleep(100);
+		Handshakes.awaitWaiterOnRedis(this.second.registry, settings().keyPrefix() + "blocking");
 		assertThat(waiter.isDone()).isFalse();
 		holder.unlock();
 		waiter.get(10, TimeUnit.SECONDS);
@@ -219,7 +219,7 @@ abstract class AbstractLockContractTests {
 		});
 		waiter.start();
 		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-		sleep(100);
+		Handshakes.awaitWaiterOnRedis(this.first.registry, settings().keyPrefix() + "interrupt");
 		waiter.interrupt();
 		waiter.join(5000);
 		assertThat(waiter.isAlive()).isFalse();
@@ -485,16 +485,6 @@ abstract class AbstractLockContractTests {
 	 */
 	private boolean exists(String key) {
 		return Long.valueOf(1).equals(this.server.execute("EXISTS", key));
-	}
-
-	static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -88,8 +88,8 @@ class ClusterLockTests {
 
 	@AfterAll
 	static void stopCluster() {
-		factory.destroy();
-		otherFactory.destroy();
+		RedisConnections.destroy(factory);
+		RedisConnections.destroy(otherFactory);
 		cluster.close();
 	}
 

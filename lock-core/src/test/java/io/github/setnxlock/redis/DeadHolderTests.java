@@ -161,7 +161,7 @@ class DeadHolderTests {
 			}
 			finally {
 				cutOff.close();
-				cutOffFactory.destroy();
+				RedisConnections.destroy(cutOffFactory);
 			}
 		}
 	}

@@ -254,7 +254,7 @@ class HostileInputTests {
 			return acquired;
 		});
 		assertThat(waiting.await(10, TimeUnit.SECONDS)).isTrue();
-		Thread.sleep(100);
+		Handshakes.awaitWaiterOnRedis(other.registry, "lock:forever");
 		assertThat(waiter.isDone()).isFalse();
 		lock.unlock();
 		lock.unlock();
@@ -484,7 +484,7 @@ class HostileInputTests {
 				return !first && later;
 			});
 			assertThat(refused.await(10, TimeUnit.SECONDS)).as(shown).isTrue();
-			Thread.sleep(20);
+			Handshakes.awaitWaiterOnRedis(contender.registry, settings.keyPrefix() + key);
 			lock.unlock();
 			assertThat(waiter.get(15, TimeUnit.SECONDS)).as(shown).isTrue();
 			assertThat(exists(settings.keyPrefix() + key)).as(shown).isFalse();

@@ -179,6 +179,33 @@ class LeaseRenewalTests {
 
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
+	void aReentrantHoldThatIsLostIsReportedOnceAndEachUnlockSaysSo(LockProtocol protocol) throws Exception {
+		RedisServer server = server();
+		TestClient holder = client(server, settings(protocol));
+		LeasedLock lock = holder.registry.obtain("reentered");
+		lock.lock();
+		lock.lock();
+		assertThat(lock.holdCount()).isEqualTo(2);
+		steal(server, protocol, holder, "reentered");
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.lost.isEmpty());
+		assertThat(lock.isHeldByCurrentThread()).isFalse();
+		// The inner unlock hears of the loss, and so does the outer one, which ends the
+		// hold here; the thief's key stays.
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(lock.holdCount()).isOne();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
+		assertThat(lock.holdCount()).isZero();
+		assertThatExceptionOfType(IllegalMonitorStateException.class).isThrownBy(lock::unlock)
+			.isNotInstanceOf(LockLostException.class);
+		assertThat(this.lost).as("one hold, lost once")
+			.singleElement()
+			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.RENEWAL_REJECTED));
+		assertThat(holder.redis.hasKey("lock:reentered")).isTrue();
+		assertThat(holder.registry.localKeyCount()).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
 	void interruptOnLossStopsTheHoldersBlockingWork(LockProtocol protocol) throws Exception {
 		RedisServer server = server();
 		TestClient holder = client(server, settings(protocol));

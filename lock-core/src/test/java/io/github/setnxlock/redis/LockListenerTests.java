@@ -121,7 +121,7 @@ class LockListenerTests {
 				}
 			});
 			waiter.start();
-			Thread.sleep(200);
+			Handshakes.awaitWaiterOnRedis(client.registry, "lock:busy");
 			waiter.interrupt();
 			waiter.join(10_000);
 			held.unlock();

@@ -26,10 +26,13 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -202,12 +205,62 @@ class ReleaseMessageTests {
 			lock.unlock();
 			return true;
 		});
-		Thread.sleep(200);
+		Handshakes.awaitWaiterOnRedis(this.waiter.registry, "lock:unheard");
 		this.server.execute("CLIENT", "KILL", "TYPE", "pubsub");
 		held.unlock();
 		// Woken when the subscription comes back, or by the end of the holder's lease.
 		assertThat(waiting.get(15, TimeUnit.SECONDS)).isTrue();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.waiter.registry.messages.isListening());
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void afterARestartOfRedisTheSubscriptionComesBackAndAReleaseWakesTheWaiter(LockProtocol protocol) throws Exception {
+		SetnxLockSettings settings = SetnxLockSettings.builder().protocol(protocol).build();
+		try (TestClient holder = new TestClient(this.server, settings);
+				TestClient waiter = new TestClient(this.server, settings)) {
+			// The waiter subscribes on its first wait.
+			LeasedLock first = holder.registry.obtain("restarted");
+			first.lock();
+			assertThat(waiter.registry.obtain("restarted").tryLock(Duration.ofMillis(50))).isFalse();
+			subscribed(waiter);
+			first.unlock();
+			// Every connection, the subscription's too, ends; the server comes back
+			// empty.
+			this.server.restart();
+			LeasedLock held = holder.registry.obtain("restarted");
+			await().pollInSameThread()
+				.atMost(Duration.ofSeconds(30))
+				.ignoreExceptionsInstanceOf(LockAccessException.class)
+				.until(() -> held.tryLock(Duration.ofSeconds(1)));
+			Future<Long> waiting = this.threads.submit(() -> {
+				LeasedLock lock = waiter.registry.obtain("restarted");
+				while (true) {
+					try {
+						// The holder's lease (30 s by default) is longer than the test
+						// waits.
+						if (lock.tryLock(Duration.ofSeconds(60))) {
+							long acquiredAt = System.nanoTime();
+							lock.unlock();
+							return acquiredAt;
+						}
+					}
+					catch (LockAccessException ex) {
+						// A call on a connection the restart ended: the caller may try
+						// again.
+					}
+				}
+			});
+			await("the subscription back on the restarted server").atMost(Duration.ofSeconds(30))
+				.until(() -> ((Long) ((List<?>) this.server.execute("PUBSUB", "NUMSUB", settings.releaseChannel()))
+					.get(1)) > 0);
+			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:restarted");
+			long releasedAt = System.nanoTime();
+			held.unlock();
+			long acquiredAt = waiting.get(60, TimeUnit.SECONDS);
+			assertThat(Duration.ofNanos(acquiredAt - releasedAt)).as("woken by the release, not the lease's end")
+				.isLessThan(Duration.ofSeconds(5));
+		}
 	}
 
 	@Test

@@ -115,7 +115,7 @@ class ScriptCallsTests {
 			assertThat(redis.server().execute("EXISTS", "lock:reset")).isEqualTo(0L);
 		}
 		finally {
-			factory.destroy();
+			RedisConnections.destroy(factory);
 		}
 	}
 
@@ -138,7 +138,7 @@ class ScriptCallsTests {
 			lock.unlock();
 		}
 		finally {
-			factory.destroy();
+			RedisConnections.destroy(factory);
 		}
 		assertThat(errorReplies()).isEqualTo(errorsBefore);
 		assertThat(AbstractNativeReleaseTests.releaseScriptLoaded(redis.server())).isTrue();

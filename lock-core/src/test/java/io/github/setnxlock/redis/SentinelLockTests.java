@@ -17,10 +17,16 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.test.RedisConnections;
+import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisSentinelGroup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -36,7 +42,9 @@ import static org.awaitility.Awaitility.await;
  * Locks on a registry that finds its Redis through a Sentinel, as
  * {@code spring.data.redis.sentinel.*} configures it: they work, and after the primary
  * dies and the Sentinel promotes its replica they work again on the new primary, with
- * fencing tokens still increasing.
+ * fencing tokens still increasing; a lock the replication guard saw replicated stays held
+ * across the failover, and its release reaches a waiter through the subscription the
+ * waiter made again on the new primary.
  *
  * @author setnx-lock authors
  */
@@ -57,8 +65,8 @@ class SentinelLockTests {
 
 	@AfterEach
 	void stop() {
-		this.factory.destroy();
-		this.otherFactory.destroy();
+		RedisConnections.destroy(this.factory);
+		RedisConnections.destroy(this.otherFactory);
 		this.group.close();
 	}
 
@@ -106,6 +114,74 @@ class SentinelLockTests {
 			assertThat(otherLock.fencingToken()).isGreaterThan(after);
 			otherLock.unlock();
 			assertThat(this.group.primary().execute("EXISTS", "lock:sentinel")).isEqualTo(0L);
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aLockHeldAcrossAFailoverStaysHeldAndItsReleaseWakesAWaiterOnTheNewPrimary(LockProtocol protocol)
+			throws Exception {
+		// The holder's guard makes its acquisition wait for the replica, so the promoted
+		// replica has the key. The waiter has none: the new primary has no replica left
+		// to
+		// wait for. A lease the test never waits out, so only the release message can
+		// wake
+		// the waiter in time.
+		Duration lease = Duration.ofSeconds(60);
+		SetnxLockSettings settings = SetnxLockSettings.builder()
+			.protocol(protocol)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.build();
+		SetnxLockSettings guarded = settings.toBuilder().replicationGuard(1, Duration.ofSeconds(5)).build();
+		ExecutorService threads = Executors.newSingleThreadExecutor();
+		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(this.factory), guarded);
+				SetnxLockRegistry other = new SetnxLockRegistry(RedisConnections.template(this.otherFactory),
+						settings)) {
+			LeasedLock lock = registry.obtain("held-over");
+			assertThat(lock.tryLock(Duration.ofSeconds(10), lease)).isTrue();
+			long token = lock.fencingToken();
+			Future<Long> waiter = threads.submit(() -> {
+				LeasedLock wanted = other.obtain("held-over");
+				long end = System.nanoTime() + Duration.ofSeconds(50).toNanos();
+				while (System.nanoTime() - end < 0) {
+					try {
+						if (wanted.tryLock(Duration.ofSeconds(50))) {
+							long acquired = System.nanoTime();
+							long wantedToken = wanted.fencingToken();
+							wanted.unlock();
+							return (wantedToken > token) ? acquired : -1L;
+						}
+					}
+					catch (LockAccessException ex) {
+						// A call out at the old primary when it died; try again.
+					}
+				}
+				return -1L;
+			});
+			Handshakes.awaitWaiterOnRedis(other, "lock:held-over");
+
+			RedisServer primary = this.group.failover();
+
+			assertThat(primary.execute("EXISTS", "lock:held-over")).as("the lock key on the new primary").isEqualTo(1L);
+			assertThat(lock.isHeldByCurrentThread()).isTrue();
+			// The waiter lost its subscription with the old primary and subscribed again
+			// on the new one before the release, or it would sleep out the lease.
+			await("the waiter subscribed on the new primary").atMost(Duration.ofSeconds(30))
+				.until(() -> ((Long) ((List<?>) primary.execute("PUBSUB", "NUMSUB", settings.releaseChannel()))
+					.get(1)) > 0);
+			Handshakes.awaitWaiterOnRedis(other, "lock:held-over");
+			assertThat(waiter.isDone()).isFalse();
+			long released = System.nanoTime();
+			lock.unlock();
+			long acquired = waiter.get(60, TimeUnit.SECONDS);
+			assertThat(acquired).as("the waiter got the lock with a higher token").isPositive();
+			System.out.printf("Sentinel, %s protocol: a release on the new primary woke the waiter in %d ms%n",
+					protocol, Duration.ofNanos(acquired - released).toMillis());
+			assertThat(Duration.ofNanos(acquired - released)).as("woken by the release, not the lease's end")
+				.isLessThan(Duration.ofSeconds(5));
+		}
+		finally {
+			threads.shutdownNow();
 		}
 	}
 

@@ -23,7 +23,6 @@ import io.github.setnxlock.LockListener;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -68,14 +67,7 @@ final class TestClient implements AutoCloseable {
 	@Override
 	public void close() {
 		this.registry.close();
-		if (this.factory instanceof DisposableBean disposable) {
-			try {
-				disposable.destroy();
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException("Could not close the connection factory", ex);
-			}
-		}
+		RedisConnections.destroy(this.factory);
 	}
 
 }

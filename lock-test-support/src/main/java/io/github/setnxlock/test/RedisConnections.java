@@ -17,7 +17,12 @@
 package io.github.setnxlock.test;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -32,6 +37,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * @author setnx-lock authors
  */
 public final class RedisConnections {
+
+	private static final Duration DESTROY_LIMIT = Duration.ofSeconds(20);
 
 	private RedisConnections() {
 	}
@@ -115,6 +122,43 @@ public final class RedisConnections {
 		factory.afterPropertiesSet();
 		factory.start();
 		return factory;
+	}
+
+	/**
+	 * Destroy a factory, giving up after a while: Lettuce's client shutdown can wait
+	 * forever on a future that never completes (lettuce issue 2278, seen here once in a
+	 * test's teardown), and a hung teardown would hang the build. The shutdown runs on a
+	 * daemon thread of its own; past the limit it is left to finish, or not, on its own.
+	 * @param factory the factory, a Lettuce or Jedis one
+	 */
+	public static void destroy(RedisConnectionFactory factory) {
+		if (!(factory instanceof DisposableBean disposable)) {
+			return;
+		}
+		CompletableFuture<Void> destroyed = new CompletableFuture<>();
+		Thread shutdown = new Thread(() -> {
+			try {
+				disposable.destroy();
+				destroyed.complete(null);
+			}
+			catch (Throwable ex) {
+				destroyed.completeExceptionally(ex);
+			}
+		}, "redis-client-shutdown");
+		shutdown.setDaemon(true);
+		shutdown.start();
+		try {
+			destroyed.get(DESTROY_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			System.err.println("A Redis client did not shut down within " + DESTROY_LIMIT + "; left behind");
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException("Could not close the connection factory", ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**
