@@ -109,7 +109,8 @@ class LeastPrivilegeTests {
 	@MethodSource("settings")
 	void everyPathOfTheLibraryWorksAsTheUserAndNothingIsRefused(String description, SetnxLockSettings settings)
 			throws Exception {
-		TestClient client = userWithout(null, settings.toBuilder().leaseTime(Duration.ofMillis(600)).build());
+		// Renewed every half second: long enough to survive a busy machine's delays.
+		TestClient client = userWithout(null, settings.toBuilder().leaseTime(Duration.ofMillis(1500)).build());
 		Map<String, Object> health = client.registry.checkHealth();
 		assertThat(health).containsEntry("scripts", LockScripts.ALL.size());
 		assertThat(redis.server().execute("SCRIPT", "EXISTS", LockScripts.TOKEN_ACQUIRE.getSha1()))
@@ -120,7 +121,9 @@ class LeastPrivilegeTests {
 		second.lock();
 		// Forgotten scripts make the renewal pipeline load its script before it resends.
 		redis.server().execute("SCRIPT", "FLUSH");
-		Thread.sleep(800);
+		long renewals = client.registry.renewer.renewals();
+		await("both holds renewed after the flush").atMost(Duration.ofSeconds(10))
+			.until(() -> client.registry.renewer.renewals() >= renewals + 2);
 		assertThat(first.isHeldByCurrentThread()).isTrue();
 		assertThat(second.isHeldByCurrentThread()).isTrue();
 		assertThat(first.isLocked()).isTrue();
@@ -135,6 +138,7 @@ class LeastPrivilegeTests {
 		});
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> "listening".equals(other.registry.checkHealth().get("releaseMessages")));
+		Handshakes.awaitWaiterOnRedis(other.registry, "lock:first");
 		first.unlockKeepingFor(Duration.ofMillis(200));
 		assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
 		// A release that a waiter marked (token protocol), and so announces.

@@ -61,11 +61,10 @@ class LockListenerTests {
 
 	@Test
 	void acquisitionsReleasesAndRenewalsAreReported() throws Exception {
-		SetnxLockSettings settings = SetnxLockSettings.builder().leaseTime(Duration.ofMillis(300)).build();
+		// Renewed every third of a second, and long enough to survive a busy machine.
+		SetnxLockSettings settings = SetnxLockSettings.builder().leaseTime(Duration.ofSeconds(1)).build();
 		try (TestClient client = client(settings, failing(), recording());
 				TestClient other = new TestClient(this.server, settings)) {
-			// Connected first: a lease this short could end while the first command
-			// connects.
 			client.redis.hasKey("warm-up");
 			LeasedLock lock = client.registry.obtain("reported", "reports");
 			lock.lock();

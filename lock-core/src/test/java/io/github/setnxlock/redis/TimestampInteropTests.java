@@ -18,6 +18,8 @@ package io.github.setnxlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -185,6 +187,79 @@ class TimestampInteropTests {
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
 		assertThat(this.theirs.redis.opsForValue().get(KEY)).isEqualTo(Long.toString(expiry));
 		assertThat(documented.release(KEY, expiry)).isTrue();
+	}
+
+	@Test
+	void registriesAndDocumentedClientsRacingToTakeOverAnExpiredLockHaveOneWinner() throws Exception {
+		int rounds = 30;
+		int perSide = 4;
+		Duration wait = Duration.ofMillis(150);
+		List<TestClient> registries = new ArrayList<>();
+		try {
+			// A registry each: threads of one registry would settle their contention
+			// locally and send one contender to Redis.
+			for (int i = 0; i < perSide; i++) {
+				registries.add(new TestClient(redis.server(), this.ours.registry.getSettings()));
+			}
+			DocumentedSetnxClient documented = new DocumentedSetnxClient(this.theirs.redis);
+			int byRegistry = 0;
+			for (int round = 0; round < rounds; round++) {
+				// A holder that crashed: its timestamp is past, and nobody will delete
+				// it.
+				this.theirs.redis.opsForValue().set(KEY, Long.toString(DocumentedSetnxClient.unixSeconds() - 2));
+				CyclicBarrier start = new CyclicBarrier(2 * perSide);
+				CountDownLatch decided = new CountDownLatch(2 * perSide);
+				CountDownLatch over = new CountDownLatch(1);
+				AtomicInteger registryWinners = new AtomicInteger();
+				AtomicInteger documentedWinners = new AtomicInteger();
+				List<Future<?>> contenders = new ArrayList<>();
+				for (TestClient registry : registries) {
+					contenders.add(this.threads.submit(() -> {
+						LeasedLock lock = registry.registry.obtain(KEY);
+						start.await(10, TimeUnit.SECONDS);
+						boolean won = lock.tryLock(wait, Duration.ofSeconds(10));
+						(won ? registryWinners : new AtomicInteger()).incrementAndGet();
+						decided.countDown();
+						// A winner holds until every contender has given up, then
+						// releases
+						// from its own thread.
+						over.await(30, TimeUnit.SECONDS);
+						if (won) {
+							lock.unlock();
+						}
+						return null;
+					}));
+				}
+				for (int i = 0; i < perSide; i++) {
+					contenders.add(this.threads.submit(() -> {
+						start.await(10, TimeUnit.SECONDS);
+						long expiry = documented.acquire(KEY, 10, wait);
+						(expiry > 0 ? documentedWinners : new AtomicInteger()).incrementAndGet();
+						decided.countDown();
+						over.await(30, TimeUnit.SECONDS);
+						if (expiry > 0) {
+							assertThat(documented.release(KEY, expiry)).isTrue();
+						}
+						return null;
+					}));
+				}
+				assertThat(decided.await(30, TimeUnit.SECONDS)).isTrue();
+				assertThat(registryWinners.get() + documentedWinners.get())
+					.as("round %d: contenders that took the expired lock over", round)
+					.isOne();
+				byRegistry += registryWinners.get();
+				over.countDown();
+				for (Future<?> contender : contenders) {
+					contender.get(30, TimeUnit.SECONDS);
+				}
+				assertThat(this.theirs.redis.hasKey(KEY)).as("round %d: released", round).isFalse();
+			}
+			System.out.printf("timestamp takeover race: %d rounds, %d won by a registry, %d by a documented client%n",
+					rounds, byRegistry, rounds - byRegistry);
+		}
+		finally {
+			registries.forEach(TestClient::close);
+		}
 	}
 
 	@Test
