@@ -86,7 +86,7 @@ class LockObservationTests {
 			registry.setObservationRegistry(observations);
 			LeasedLock held = other.obtain("busy");
 			held.lock();
-			assertThat(registry.obtain("busy").tryLock(Duration.ofMillis(50))).isFalse();
+			assertThat(registry.obtain("busy").tryLock(Duration.ofMillis(500))).isFalse();
 			held.unlock();
 			TestObservationRegistryAssert.assertThat(observations)
 				.hasObservationWithNameEqualTo("setnx.lock.wait")

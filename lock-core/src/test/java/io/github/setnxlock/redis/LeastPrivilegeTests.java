@@ -242,7 +242,7 @@ class LeastPrivilegeTests {
 		if (use == Use.RELEASE_AWAITED) {
 			// A waiter that gives up leaves its mark on the token.
 			LeasedLock waiting = user(settings).registry.obtain(key);
-			assertThat(this.threads.submit(() -> waiting.tryLock(Duration.ofMillis(100))).get(10, TimeUnit.SECONDS))
+			assertThat(this.threads.submit(() -> waiting.tryLock(Duration.ofMillis(500))).get(10, TimeUnit.SECONDS))
 				.isFalse();
 			assertThat((String) redis.server().execute("GET", "lock:" + key)).endsWith("!");
 		}

@@ -75,7 +75,7 @@ class LockListenerTests {
 			lock.unlock();
 			LeasedLock held = other.registry.obtain("reported");
 			held.lock();
-			assertThat(lock.tryLock(Duration.ofMillis(100))).isFalse();
+			assertThat(lock.tryLock(Duration.ofMillis(500))).isFalse();
 			held.unlock();
 			assertThat(events(Acquisition.class)).hasSize(2).satisfiesExactly((first) -> {
 				assertThat(first.result()).isEqualTo(Result.ACQUIRED);
@@ -83,7 +83,7 @@ class LockListenerTests {
 				assertThat(first.tookOver()).isFalse();
 			}, (second) -> {
 				assertThat(second.result()).isEqualTo(Result.TIMEOUT);
-				assertThat(second.waited()).isGreaterThanOrEqualTo(Duration.ofMillis(100));
+				assertThat(second.waited()).isGreaterThanOrEqualTo(Duration.ofMillis(500));
 			});
 			assertThat(events(Release.class)).singleElement().satisfies((release) -> {
 				assertThat(release.key()).isEqualTo("reported");

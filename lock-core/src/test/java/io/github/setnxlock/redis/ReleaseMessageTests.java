@@ -222,7 +222,7 @@ class ReleaseMessageTests {
 			// The waiter subscribes on its first wait.
 			LeasedLock first = holder.registry.obtain("restarted");
 			first.lock();
-			assertThat(waiter.registry.obtain("restarted").tryLock(Duration.ofMillis(50))).isFalse();
+			assertThat(waiter.registry.obtain("restarted").tryLock(Duration.ofMillis(500))).isFalse();
 			subscribed(waiter);
 			first.unlock();
 			// Every connection, the subscription's too, ends; the server comes back

@@ -22,6 +22,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -98,7 +101,8 @@ public final class RedisConnections {
 
 	/**
 	 * Create and start a Lettuce connection factory for the cluster, seeded with every
-	 * node, as {@code spring.data.redis.cluster.nodes} does; destroy it after use.
+	 * primary, as {@code spring.data.redis.cluster.nodes} does, and refreshing its view
+	 * of the cluster on failures and every second; destroy it after use.
 	 * @param cluster the cluster
 	 * @param commandTimeout how long a command may take before the client gives up
 	 * @return the started factory
@@ -106,7 +110,17 @@ public final class RedisConnections {
 	public static LettuceConnectionFactory create(RedisClusterGroup cluster, Duration commandTimeout) {
 		RedisClusterConfiguration configuration = new RedisClusterConfiguration();
 		cluster.nodes().forEach((node) -> configuration.clusterNode(node.host(), node.port()));
-		return start(new LettuceConnectionFactory(configuration, client(commandTimeout)));
+		// What spring.data.redis.lettuce.cluster.refresh.adaptive=true and .period=1s
+		// configure: without a refresh the client keeps sending a failed primary's slots
+		// to it.
+		ClusterClientOptions options = ClusterClientOptions.builder()
+			.topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+				.enableAllAdaptiveRefreshTriggers()
+				.enablePeriodicRefresh(Duration.ofSeconds(1))
+				.build())
+			.build();
+		return start(new LettuceConnectionFactory(configuration,
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).clientOptions(options).build()));
 	}
 
 	private static LettuceConnectionFactory create(String host, int port, Duration commandTimeout) {
