@@ -22,9 +22,12 @@ import java.time.Duration;
  * Hears what happens to the locks of a registry, for metrics, logs and alerts. Every
  * method has a no-op default, so a listener implements only what it needs.
  * <p>
- * Methods are called on the thread that found out, which may be the registry's renewal
- * thread: keep them short and non-blocking. A listener that throws is logged and ignored;
- * it never stops a lock from being released.
+ * What a lock call finds out (an acquisition, a release, a loss that {@code unlock()}
+ * finds) is told on the caller's thread, before the call returns. What the registry's
+ * renewal finds out (renewals, a loss it notices, the end of a hold whose thread died) is
+ * told on the registry's events thread, in order: a listener that blocks delays the
+ * events after it, never a renewal. Keep listeners short all the same. A listener that
+ * throws is logged and ignored; it never stops a lock from being released.
  *
  * @author setnx-lock authors
  */

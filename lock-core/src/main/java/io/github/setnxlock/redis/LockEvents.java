@@ -17,6 +17,10 @@
 package io.github.setnxlock.redis;
 
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -28,17 +32,69 @@ import io.github.setnxlock.LockLostEvent;
 /**
  * Tells the registry's {@link LockListener}s what happened, each in turn, so that one
  * that fails neither stops the others nor the lock operation that found out.
+ * <p>
+ * What a caller's own lock call finds out is told on the caller's thread. What the
+ * registry's renewal finds out goes through {@link #queued()}: one daemon thread of the
+ * registry delivers it, in order, so that a listener that blocks (an alert sent over the
+ * network, an {@code @EventListener} doing I/O) delays other events, never a renewal. Its
+ * queue is bounded; an event that finds it full is dropped, counted, and logged once.
  *
  * @author setnx-lock authors
  */
-final class LockEvents {
+final class LockEvents implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LockEvents.class);
 
+	/** How many events may wait for the events thread before new ones are dropped. */
+	static final int QUEUE_CAPACITY = 10_000;
+
+	private static final long CLOSE_WAIT_MILLIS = 2000;
+
 	private final List<LockListener> listeners;
 
+	/**
+	 * Delivers the events of {@link #queued()}, or {@code null} on the caller's thread.
+	 */
+	private final ThreadPoolExecutor delivery;
+
+	private final AtomicLong dropped;
+
 	LockEvents(List<LockListener> listeners) {
-		this.listeners = List.copyOf(listeners);
+		this(List.copyOf(listeners), null, new AtomicLong());
+	}
+
+	private LockEvents(List<LockListener> listeners, ThreadPoolExecutor delivery, AtomicLong dropped) {
+		this.listeners = listeners;
+		this.delivery = delivery;
+		this.dropped = dropped;
+	}
+
+	/**
+	 * Return events for the registry's own threads, told to the listeners on a thread of
+	 * their own; {@link #close()} stops it.
+	 * @return the queued events
+	 */
+	LockEvents queued() {
+		ThreadPoolExecutor delivery = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+				new ArrayBlockingQueue<>(QUEUE_CAPACITY), (task) -> {
+					Thread thread = new Thread(task, "setnx-lock-events");
+					thread.setDaemon(true);
+					return thread;
+				}, (event, executor) -> {
+					if (this.dropped.incrementAndGet() == 1) {
+						logger.warn("Lock listeners are " + QUEUE_CAPACITY
+								+ " events behind; events are dropped until they catch up");
+					}
+				});
+		return new LockEvents(this.listeners, delivery, this.dropped);
+	}
+
+	/**
+	 * Return how many events were dropped because the listeners were too far behind.
+	 * @return the number of dropped events
+	 */
+	long dropped() {
+		return this.dropped.get();
 	}
 
 	void acquisitionEnded(LockListener.Acquisition acquisition) {
@@ -65,6 +121,18 @@ final class LockEvents {
 	}
 
 	private void each(Consumer<LockListener> call, Object event) {
+		if (this.listeners.isEmpty()) {
+			return;
+		}
+		if (this.delivery != null) {
+			this.delivery.execute(() -> tell(call, event));
+		}
+		else {
+			tell(call, event);
+		}
+	}
+
+	private void tell(Consumer<LockListener> call, Object event) {
 		for (LockListener listener : this.listeners) {
 			try {
 				call.accept(listener);
@@ -72,6 +140,26 @@ final class LockEvents {
 			catch (RuntimeException ex) {
 				logger.warn("Lock listener " + listener + " failed on " + event, ex);
 			}
+		}
+	}
+
+	/**
+	 * Stop the events thread of {@link #queued()} events, after the events in its queue
+	 * or a short wait, whichever comes first.
+	 */
+	@Override
+	public void close() {
+		if (this.delivery == null) {
+			return;
+		}
+		this.delivery.shutdown();
+		try {
+			if (!this.delivery.awaitTermination(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS)) {
+				logger.warn("Lock listeners did not finish within " + CLOSE_WAIT_MILLIS + " ms of close; left behind");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 

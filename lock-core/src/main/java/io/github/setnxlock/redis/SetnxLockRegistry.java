@@ -130,6 +130,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
 	final LockEvents events;
 
+	final LockEvents renewalEvents;
+
 	final ReleaseMessages messages;
 
 	final LeaseRenewer renewer;
@@ -174,8 +176,10 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 				this.runner);
 		this.acquireLoop = new AcquireLoop(this.commands, this.messages, settings.protocol() == LockProtocol.TOKEN);
 		this.events = new LockEvents(listeners);
+		// What the renewal finds out reaches the listeners off its thread.
+		this.renewalEvents = this.events.queued();
 		this.renewer = new LeaseRenewer(this.commands, this.runner, this.states, settings.leaseTime(),
-				settings.maxHold(), this.events);
+				settings.maxHold(), this.renewalEvents);
 	}
 
 	private static LockCommands protocol(StringRedisTemplate redis, ScriptCalls calls, SetnxLockSettings settings) {
@@ -407,6 +411,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	public void close() {
 		this.messages.close();
 		this.renewer.close();
+		this.renewalEvents.close();
 		this.runner.close();
 	}
 

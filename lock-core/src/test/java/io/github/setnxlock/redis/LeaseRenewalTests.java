@@ -128,7 +128,7 @@ class LeaseRenewalTests {
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
 			.withMessageContaining("its lease of");
-		assertThat(this.lost).singleElement()
+		assertThat(awaitLost()).singleElement()
 			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED));
 	}
 
@@ -143,7 +143,7 @@ class LeaseRenewalTests {
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
 		assertThat(holder.renewer.renewals()).isPositive();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
-		assertThat(this.lost).singleElement().satisfies((event) -> {
+		assertThat(awaitLost()).singleElement().satisfies((event) -> {
 			assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED);
 			assertThat(event.key()).isEqualTo("capped");
 			assertThat(event.name()).isEqualTo("capped-work");
@@ -234,7 +234,7 @@ class LeaseRenewalTests {
 			return workUntilInterrupted(lock);
 		});
 		assertThat(work.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
-		assertThat(this.lost).singleElement()
+		assertThat(awaitLost()).singleElement()
 			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED));
 	}
 
@@ -323,7 +323,7 @@ class LeaseRenewalTests {
 		}
 		Thread.sleep(LEASE.toMillis());
 		assertThat(lock.isHeldByCurrentThread()).isFalse();
-		assertThat(this.lost).singleElement()
+		assertThat(awaitLost()).singleElement()
 			.satisfies((event) -> assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.RENEWAL_FAILED));
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
 	}
@@ -433,6 +433,15 @@ class LeaseRenewalTests {
 		// Connected now: a lease this short could end while a first command connects.
 		client.redis.hasKey("warm-up");
 		return client;
+	}
+
+	/**
+	 * Wait for a lost lock to be reported, which may come from the registry's events
+	 * thread, and return what was reported.
+	 */
+	private List<LockLostEvent> awaitLost() {
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.lost.isEmpty());
+		return this.lost;
 	}
 
 	private LockListener listener() {
