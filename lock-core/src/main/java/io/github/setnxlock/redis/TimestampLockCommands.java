@@ -117,12 +117,14 @@ final class TimestampLockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
-		return this.calls
-			.run(key, "release", LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey(), key.fenceKey()),
-					List.of(lease.value(), Long.toString(this.unitMillis), callerClock(),
-							Long.toString(keep.toMillis()), Long.toString(KEY_GRACE.toMillis()),
-							Long.toString(lease.fencingToken()), Long.toString(this.fenceRetentionMillis)))
-			.thenApply((answer) -> releaseResult(RedisCall.longAt(key, RedisCall.list(key, answer), 0)));
+		return this.calls.run(key, "release", LockScripts.TIMESTAMP_KEEP, List.of(key.redisKey(), key.fenceKey()),
+				List.of(lease.value(), Long.toString(this.unitMillis), callerClock(), Long.toString(keep.toMillis()),
+						Long.toString(KEY_GRACE.toMillis()), Long.toString(lease.fencingToken()),
+						Long.toString(this.fenceRetentionMillis), this.releaseChannel))
+			.thenApply((answer) -> {
+				long status = RedisCall.longAt(key, RedisCall.list(key, answer), 0);
+				return (status == 2) ? ReleaseResult.RELEASED_AND_ANNOUNCED : releaseResult(status);
+			});
 	}
 
 	@Override

@@ -83,7 +83,7 @@ final class TokenLockCommands implements LockCommands {
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		return this.calls
 			.run(key, "release", LockScripts.TOKEN_KEEP, List.of(key.redisKey()),
-					List.of(lease.value(), Long.toString(keep.toMillis())))
+					List.of(lease.value(), Long.toString(keep.toMillis()), this.releaseChannel))
 			.thenApply(TokenLockCommands::releaseResult);
 	}
 

@@ -7,9 +7,14 @@
 -- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] our value, ARGV[2] ms per unit,
 -- ARGV[3] caller clock in ms or '', ARGV[4] ms to keep, ARGV[5] how long the key outlives its
 -- timestamp in ms, ARGV[6] our fencing token, ARGV[7] how long the fencing counter is kept in
--- ms (renewed with the lock, see still_ours)
--- Returns {1, new value, ms until it expires} when extended; {0} when the key is gone or is
--- not a timestamp; {-1} when our timestamp had expired.
+-- ms (renewed with the lock, see still_ours), ARGV[8] the release channel, for a release
+-- that keeps the key, or absent
+-- A release that keeps the key announces itself, as a release does (timestamp-release.lua),
+-- before it writes: waiters slept for the expiry they read, and must learn that the key
+-- now ends sooner. Renewals pass no channel and announce nothing.
+-- Returns {1, new value, ms until it expires} when extended; {2, ...} when extended and
+-- announced; {0} when the key is gone or is not a timestamp; {-1} when our timestamp had
+-- expired.
 local current = get_any(KEYS[1])
 if type(current) ~= 'string' or not is_timestamp(current) then
   return {0}
@@ -25,6 +30,12 @@ end
 local kept_until = math.ceil((now_ms + tonumber(ARGV[4])) / unit)
 local value = string.format('%.0f', kept_until)
 local validity_ms = kept_until * unit - now_ms
+if ARGV[8] then
+  redis.call('PUBLISH', ARGV[8], KEYS[1])
+end
 redis.call('SET', KEYS[1], value, 'PX', validity_ms + tonumber(ARGV[5]))
 redis.call('PEXPIRE', KEYS[2], validity_ms + tonumber(ARGV[7]))
+if ARGV[8] then
+  return {2, value, validity_ms}
+end
 return {1, value, validity_ms}

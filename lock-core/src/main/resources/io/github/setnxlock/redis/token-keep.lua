@@ -3,9 +3,19 @@
 -- token-acquire.lua), let it expire after the given time. Check and PEXPIRE must be one
 -- step for the same reason as in token-release.lua: between them the lease could end and
 -- we would extend another client's lock.
--- KEYS[1] lock key; ARGV[1] owner token, ARGV[2] ms to keep
--- Returns 1 when kept, 0 when the key no longer held our token.
+-- A release that keeps the key (ARGV[3] names the release channel) announces itself when
+-- a waiter marked our token: the waiter slept for the lease it saw, and must learn that
+-- the key now ends sooner. It wakes, reads the shorter expiry, and takes the lock when the
+-- key ends. Renewals pass no channel and announce nothing.
+-- KEYS[1] lock key; ARGV[1] owner token, ARGV[2] ms to keep, ARGV[3] release channel or
+-- absent
+-- Returns 1 when kept, 2 when kept and announced, 0 when the key no longer held our token.
 local held = get_any(KEYS[1])
+if ARGV[3] and held == ARGV[1] .. '!' then
+  redis.call('PUBLISH', ARGV[3], KEYS[1])
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 2
+end
 if held == ARGV[1] or held == ARGV[1] .. '!' then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   return 1

@@ -143,13 +143,14 @@ class ReleaseMessageTests {
 
 	@Test
 	void aMarkedTokenIsStillTheHoldersToRenewAndToKeep() throws Exception {
-		SetnxLockSettings shortLease = SetnxLockSettings.builder().leaseTime(Duration.ofMillis(600)).build();
-		try (TestClient renewing = new TestClient(this.server, shortLease)) {
+		SetnxLockSettings lease = SetnxLockSettings.builder().leaseTime(Duration.ofSeconds(1)).build();
+		try (TestClient renewing = new TestClient(this.server, lease)) {
 			subscribed(this.waiter);
 			LeasedLock held = renewing.registry.obtain("renewed");
 			held.lock();
-			// The waiter marks the token, then gives up while the renewals (every 200 ms)
-			// keep the lock its holder's for more than three leases.
+			// The waiter marks the token, then gives up while the renewals (every third
+			// of
+			// a second) keep the lock its holder's for two leases.
 			assertThat(this.threads.submit(() -> this.waiter.registry.obtain("renewed").tryLock(Duration.ofSeconds(2)))
 				.get(10, TimeUnit.SECONDS)).isFalse();
 			assertThat((String) this.server.execute("GET", "lock:renewed")).endsWith("!");
@@ -159,11 +160,14 @@ class ReleaseMessageTests {
 			LeasedLock again = renewing.registry.obtain("announced-after-renewals");
 			again.lock();
 			assertThat(this.threads
-				.submit(() -> this.waiter.registry.obtain("announced-after-renewals").tryLock(Duration.ofMillis(300)))
+				.submit(() -> this.waiter.registry.obtain("announced-after-renewals").tryLock(Duration.ofMillis(500)))
 				.get(10, TimeUnit.SECONDS)).isFalse();
-			Thread.sleep(700);
+			// Renewed while marked.
+			Thread.sleep(1200);
 			again.unlock();
-			assertThat(this.server.commandStat("publish", "calls")).isEqualTo(1);
+			// The release that kept 'renewed', whose token the waiter had marked, and the
+			// release of 'announced-after-renewals'; never a renewal.
+			assertThat(this.server.commandStat("publish", "calls")).isEqualTo(2);
 		}
 	}
 
@@ -260,6 +264,43 @@ class ReleaseMessageTests {
 			long acquiredAt = waiting.get(60, TimeUnit.SECONDS);
 			assertThat(Duration.ofNanos(acquiredAt - releasedAt)).as("woken by the release, not the lease's end")
 				.isLessThan(Duration.ofSeconds(5));
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aReleaseThatKeepsTheKeyWakesAWaiterElsewhereWhenTheKeyEnds(LockProtocol protocol) throws Exception {
+		Duration keep = Duration.ofMillis(500);
+		SetnxLockSettings settings = SetnxLockSettings.builder()
+			.protocol(protocol)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.build();
+		try (TestClient holder = new TestClient(this.server, settings);
+				TestClient waiter = new TestClient(this.server, settings)) {
+			// Subscribed first: a waiter that relies on messages sleeps for the holder's
+			// lease, where one that is still subscribing re-checks every few ms.
+			subscribed(waiter);
+			LeasedLock held = holder.registry.obtain("kept");
+			held.lock();
+			Future<Long> waiting = this.threads.submit(() -> {
+				LeasedLock lock = waiter.registry.obtain("kept");
+				// The holder's lease (30 s by default) is longer than this wait.
+				if (lock.tryLock(Duration.ofSeconds(20))) {
+					long acquiredAt = System.nanoTime();
+					lock.unlock();
+					return acquiredAt;
+				}
+				return -1L;
+			});
+			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:kept");
+			long releasedAt = System.nanoTime();
+			held.unlockKeepingFor(keep);
+			long acquiredAt = waiting.get(30, TimeUnit.SECONDS);
+			assertThat(acquiredAt).as("the waiter got the lock").isPositive();
+			Duration took = Duration.ofNanos(acquiredAt - releasedAt);
+			assertThat(took).as("not before the kept key ended").isGreaterThanOrEqualTo(keep);
+			assertThat(took).as("when the kept key ended, not when the holder's lease would have")
+				.isLessThan(keep.plusSeconds(5));
 		}
 	}
 
