@@ -33,10 +33,12 @@ import io.github.setnxlock.redis.KeyStates.KeyState;
  * Between attempts it waits for the key's release message (see {@link ReleaseMessages}),
  * and no longer than the holder's remaining lease, so a handoff takes one message and one
  * attempt, with no polling. Where holders may not announce their releases (the timestamp
- * protocol, shared with clients of the documented pattern), or while the subscription is
- * not confirmed, it also re-checks after a short jittered backoff (2 ms doubling to 64
- * ms). An attempt that will wait marks the holder's token in Redis (token protocol), so
- * the holder's release announces itself; a release that finds no mark sends no message. A
+ * protocol, shared with clients of the documented pattern; under the token protocol a
+ * holder that is not of this library, whose token cannot be marked), or while the
+ * subscription is not confirmed, it also re-checks after a short jittered backoff (2 ms
+ * doubling to 64 ms), so it finds the key free soon after such a holder releases it. An
+ * attempt that will wait marks the holder's token in Redis (token protocol), so the
+ * holder's release announces itself; a release that finds no mark sends no message. A
  * thread that was handed the slot by a local release that was announced first waits a
  * moment for that release's message, which waiters in other JVMs receive at the same
  * time, so the JVM that released does not win every handoff.
@@ -75,9 +77,10 @@ final class AcquireLoop {
 	 * Create the loop.
 	 * @param commands the protocol
 	 * @param messages the release subscription
-	 * @param holdersAnnounce whether every holder announces its release (token protocol);
-	 * if not (timestamp protocol, where clients of the documented pattern release with a
-	 * plain {@code DEL}), waiters also re-check on a short backoff
+	 * @param holdersAnnounce whether holders of this library announce their releases when
+	 * a waiter marked them (token protocol); if not (timestamp protocol, where clients of
+	 * the documented pattern release with a plain {@code DEL}), waiters also re-check on
+	 * a short backoff
 	 */
 	AcquireLoop(LockCommands commands, ReleaseMessages messages, boolean holdersAnnounce) {
 		this.commands = commands;
@@ -159,9 +162,10 @@ final class AcquireLoop {
 				// wait: timestamp waiters, who also re-check, are woken by release
 				// messages and keyspace notifications too.
 				boolean listening = this.messages.isListening();
-				if (this.holdersAnnounce && attempt.holderTtlMillis() >= 0 && listening) {
+				if (this.holdersAnnounce && attempt.holderAnnounces() && attempt.holderTtlMillis() >= 0 && listening) {
 					// The release message wakes us; the holder's lease bounds the wait if
-					// it dies without one.
+					// it dies without one. A holder that will not announce (another
+					// client's token) is re-checked on the back-off below instead.
 					pause = TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);
 				}
 				else {

@@ -22,22 +22,25 @@ package io.github.setnxlock.redis;
  * @param lease the lease when acquired, otherwise {@code null}
  * @param holderTtlMillis when held by someone else, the time left on their claim in
  * milliseconds, or {@code -1} when Redis does not know (a key without expiry)
+ * @param holderAnnounces when held by someone else, whether that holder will announce its
+ * release (a holder of this library whose token a waiter marked); a holder that will not
+ * is re-checked on a back-off instead
  * @param previousValue under the timestamp protocol, the expired value that was taken
  * over; otherwise {@code null}
  * @author setnx-lock authors
  */
-record Attempt(Lease lease, long holderTtlMillis, String previousValue) {
+record Attempt(Lease lease, long holderTtlMillis, boolean holderAnnounces, String previousValue) {
 
 	static Attempt acquired(Lease lease) {
-		return new Attempt(lease, 0, null);
+		return new Attempt(lease, 0, false, null);
 	}
 
 	static Attempt tookOver(Lease lease, String previousValue) {
-		return new Attempt(lease, 0, previousValue);
+		return new Attempt(lease, 0, false, previousValue);
 	}
 
-	static Attempt held(long holderTtlMillis) {
-		return new Attempt(null, holderTtlMillis, null);
+	static Attempt held(long holderTtlMillis, boolean holderAnnounces) {
+		return new Attempt(null, holderTtlMillis, holderAnnounces, null);
 	}
 
 	boolean acquired() {

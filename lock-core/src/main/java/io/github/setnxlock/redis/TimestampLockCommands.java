@@ -91,7 +91,9 @@ final class TimestampLockCommands implements LockCommands {
 					: Attempt.tookOver(acquired, RedisCall.stringAt(key, reply, 4));
 		}
 		if (status == 0) {
-			return Attempt.held(RedisCall.longAt(key, reply, 1));
+			// Whether the holder announces is not known: a client of the documented
+			// pattern never does.
+			return Attempt.held(RedisCall.longAt(key, reply, 1), false);
 		}
 		if (status == -1) {
 			throw RedisCall.wrongType(key, RedisCall.stringAt(key, reply, 1));

@@ -65,7 +65,7 @@ final class TokenLockCommands implements LockCommands {
 			return Attempt.acquired(new Lease(ownerToken, RedisCall.longAt(key, reply, 1), sentNanos, leaseMillis));
 		}
 		if (status == 0) {
-			return Attempt.held(RedisCall.longAt(key, reply, 1));
+			return Attempt.held(RedisCall.longAt(key, reply, 1), RedisCall.longAt(key, reply, 2) == 1);
 		}
 		if (status == -2) {
 			throw RedisCall.notFenceCounter(key, RedisCall.stringAt(key, reply, 1));
