@@ -103,7 +103,9 @@ public interface LockListener {
 	 * @param key the lock's key, without the registry's prefix
 	 * @param name the lock's logical name, empty when it has none
 	 * @param held how long the hold lasted
-	 * @param lost whether the hold had been lost before it was released
+	 * @param lost whether the hold had been lost before it was released; a release that
+	 * could not reach Redis ends the hold all the same (its key ends with its lease) and
+	 * counts as released
 	 */
 	record Release(String key, String name, Duration held, boolean lost) {
 

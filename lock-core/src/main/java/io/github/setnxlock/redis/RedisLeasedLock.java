@@ -140,6 +140,7 @@ final class RedisLeasedLock implements LeasedLock {
 	 * @param interruptible whether an interrupt ends the wait
 	 */
 	private boolean acquire(long waitNanos, Duration explicitLease, boolean interruptible) throws InterruptedException {
+		this.registry.checkOpen(key());
 		if (interruptible && Thread.interrupted()) {
 			throw new InterruptedException("Interrupted before acquiring lock '" + key() + "'");
 		}
@@ -259,11 +260,13 @@ final class RedisLeasedLock implements LeasedLock {
 			state.released(current,
 					(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
 			this.registry.states.release(this.key.redisKey(), state);
+			// The hold ends here even when Redis could not be asked (no result): its key
+			// then ends with its lease, and the hold counts as released.
+			boolean lost = lostBefore || (result != null && !result.released());
+			stopObservation(hold, lost);
+			this.registry.events.released(new LockListener.Release(key(), this.name,
+					Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), lost));
 		}
-		boolean lost = lostBefore || !result.released();
-		stopObservation(hold, lost);
-		this.registry.events.released(new LockListener.Release(key(), this.name,
-				Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), lost));
 		if (lostBefore) {
 			throw lost(hold, "before unlock()");
 		}

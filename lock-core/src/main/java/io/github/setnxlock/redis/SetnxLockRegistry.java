@@ -132,6 +132,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
 	final LockEvents renewalEvents;
 
+	private volatile boolean closed;
+
 	final ReleaseMessages messages;
 
 	final LeaseRenewer renewer;
@@ -216,6 +218,18 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		}
 		checkKey(key);
 		return new RedisLeasedLock(this, LockKey.of(this.settings.keyPrefix(), key), name);
+	}
+
+	/**
+	 * Refuse an acquisition once the registry is closed, before it reaches Redis.
+	 * @param key the lock's key, for the message
+	 * @throws IllegalStateException if the registry is closed
+	 */
+	void checkOpen(String key) {
+		if (this.closed) {
+			throw new IllegalStateException(
+					"Lock registry is closed: lock '" + key + "' cannot be acquired through it any more");
+		}
 	}
 
 	private static String checkKey(String key) {
@@ -404,11 +418,13 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
-	 * Stop the threads that run Redis commands; lock calls fail afterwards. Held locks
-	 * are not released: they end with their leases.
+	 * Stop the threads that run Redis commands. Acquisitions fail afterwards with an
+	 * {@link IllegalStateException}, before anything is sent to Redis. Held locks are not
+	 * released: they end with their leases.
 	 */
 	@Override
 	public void close() {
+		this.closed = true;
 		this.messages.close();
 		this.renewer.close();
 		this.renewalEvents.close();

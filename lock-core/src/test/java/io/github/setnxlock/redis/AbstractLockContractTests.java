@@ -120,6 +120,26 @@ abstract class AbstractLockContractTests {
 	}
 
 	@Test
+	void aClosedRegistryRefusesAcquisitionsBeforeWritingAnything() throws Exception {
+		TestClient client = newClient(this.server);
+		try {
+			LeasedLock lock = client.registry.obtain("after-close");
+			client.registry.close();
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(lock::tryLock)
+				.withMessageContaining("'after-close'")
+				.withMessageContaining("closed");
+			assertThatExceptionOfType(IllegalStateException.class)
+				.isThrownBy(() -> lock.tryLock(Duration.ofSeconds(1), Duration.ofSeconds(10)));
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(lock::lock);
+			assertThat(exists(settings().keyPrefix() + "after-close")).isFalse();
+			assertThat(client.registry.localKeyCount()).isZero();
+		}
+		finally {
+			client.close();
+		}
+	}
+
+	@Test
 	void scriptsThatRedisForgotAreSentAgain() throws InterruptedException {
 		LeasedLock lock = this.first.registry.obtain("forgotten-scripts");
 		assertThat(lock.tryLock()).isTrue();

@@ -16,6 +16,8 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -23,7 +25,10 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockListener;
 import io.github.setnxlock.test.RedisServer;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -192,8 +197,20 @@ class LockFailureTests {
 
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
-	void whenRedisIsDownAtUnlockThenItFailsAndStillClearsTheLocalHold(LockProtocol protocol) {
-		try (TestClient client = new TestClient(this.server, settings(protocol), Duration.ofMillis(500))) {
+	void whenRedisIsDownAtUnlockThenItFailsAndStillEndsTheHold(LockProtocol protocol) {
+		List<LockListener.Release> releases = new CopyOnWriteArrayList<>();
+		LockListener listener = new LockListener() {
+
+			@Override
+			public void released(Release release) {
+				releases.add(release);
+			}
+
+		};
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		try (TestClient client = new TestClient(this.server, settings(protocol), Duration.ofMillis(500),
+				List.of(listener))) {
+			client.registry.setObservationRegistry(observations);
 			LeasedLock lock = client.registry.obtain("unlock-down");
 			lock.lock();
 			this.server.stop();
@@ -202,6 +219,17 @@ class LockFailureTests {
 			assertThat(lock.isHeldByCurrentThread()).isFalse();
 			assertThat(lock.holdCount()).isZero();
 			assertThat(client.registry.localKeyCount()).isZero();
+			// The hold ended here, whatever Redis makes of it (the key ends with its
+			// lease):
+			// the listeners (the active-holds gauge) and the hold's observation hear so.
+			assertThat(releases).singleElement().satisfies((release) -> {
+				assertThat(release.key()).isEqualTo("unlock-down");
+				assertThat(release.lost()).isFalse();
+			});
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.that()
+				.hasBeenStopped();
 		}
 	}
 
