@@ -98,17 +98,34 @@ final class CommandRunner implements AutoCloseable {
 	 * @throws RuntimeException what the command threw
 	 */
 	<T> T awaitUninterrupted(CompletableFuture<T> answer) {
+		try {
+			return awaitUninterrupted(answer, NO_DEADLINE);
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("Not reachable without a deadline", ex);
+		}
+	}
+
+	/**
+	 * Wait for an answer until a deadline, whatever interrupts arrive meanwhile; an
+	 * interrupt is kept for the caller to see afterwards.
+	 * @param <T> the type of the answer
+	 * @param answer the answer to come
+	 * @param deadlineNanos the {@link System#nanoTime()} to wait until, or
+	 * {@link #NO_DEADLINE}
+	 * @return the answer
+	 * @throws TimeoutException if the deadline passes first
+	 * @throws RuntimeException what the command threw
+	 */
+	static <T> T awaitUninterrupted(CompletableFuture<T> answer, long deadlineNanos) throws TimeoutException {
 		boolean interrupted = false;
 		try {
 			while (true) {
 				try {
-					return await(answer, NO_DEADLINE);
+					return await(answer, deadlineNanos);
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
-				}
-				catch (TimeoutException ex) {
-					throw new IllegalStateException("Not reachable without a deadline", ex);
 				}
 			}
 		}

@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -142,10 +143,13 @@ final class LeaseRenewer implements AutoCloseable {
 
 	/**
 	 * Stop renewing a hold that is being released, once a renewal of it that is out at
-	 * Redis has come back, so that the renewal cannot undo what the release writes.
+	 * Redis has come back, so that the renewal cannot undo what the release writes; but
+	 * wait no longer than a deadline (the holder's own, for {@code unlock()}), past which
+	 * the hold is lost anyway.
 	 * @param hold the hold
+	 * @param deadlineNanos the {@link System#nanoTime()} to wait until at most
 	 */
-	void stop(Hold hold) {
+	void stop(Hold hold, long deadlineNanos) {
 		this.renewed.remove(hold);
 		Batch batch;
 		this.batchLock.lock();
@@ -157,7 +161,11 @@ final class LeaseRenewer implements AutoCloseable {
 		}
 		if (batch != null && batch.holds().contains(hold)) {
 			try {
-				this.runner.awaitUninterrupted(batch.answer());
+				CommandRunner.awaitUninterrupted(batch.answer(), deadlineNanos);
+			}
+			catch (TimeoutException ex) {
+				// Redis has not answered by the holder's deadline: the hold is lost, and
+				// its release goes out all the same.
 			}
 			catch (RuntimeException ex) {
 				// The renewal failed: nothing to undo.

@@ -20,9 +20,11 @@ import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockListener.Acquisition.Result;
 import io.github.setnxlock.LockLostEvent;
@@ -53,6 +55,9 @@ final class RedisLeasedLock implements LeasedLock {
 	 * Longer waits are treated as no limit, where nanosecond arithmetic cannot overflow.
 	 */
 	private static final Duration UNLIMITED_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
+
+	/** How long past the holder's deadline {@code unlock()} may still wait for Redis. */
+	private static final long UNLOCK_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private final SetnxLockRegistry registry;
 
@@ -244,14 +249,21 @@ final class RedisLeasedLock implements LeasedLock {
 			// Found lost by the renewer a moment ago, which reported it.
 			lostBefore = true;
 		}
-		this.registry.renewer.stop(hold);
+		// unlock() ends by the holder's deadline and a small margin (or, for a hold lost
+		// already, that margin), whatever the command timeout: past it the hold is lost.
+		long until = Math.max(hold.lease().deadlineNanos(), System.nanoTime()) + UNLOCK_MARGIN_NANOS;
+		this.registry.renewer.stop(hold, until);
 		long generationBeforeRelease = state.releaseGeneration();
 		ReleaseResult result = null;
 		try {
 			// Sent even for a lost hold: the scripts only delete what is still ours.
-			result = this.registry.runner
+			result = CommandRunner
 				.awaitUninterrupted((keep != null) ? this.registry.commands.releaseKeeping(this.key, hold.lease(), keep)
-						: this.registry.commands.release(this.key, hold.lease()));
+						: this.registry.commands.release(this.key, hold.lease()), until);
+		}
+		catch (TimeoutException ex) {
+			throw new LockAccessException(key(), "Redis did not answer the release of lock '" + key()
+					+ "' before its lease ended: the lock counts as lost, and its key ends with its lease", ex);
 		}
 		finally {
 			// Redis first: a local waiter must not find our key still there. It waits
@@ -260,9 +272,10 @@ final class RedisLeasedLock implements LeasedLock {
 			state.released(current,
 					(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
 			this.registry.states.release(this.key.redisKey(), state);
-			// The hold ends here even when Redis could not be asked (no result): its key
-			// then ends with its lease, and the hold counts as released.
-			boolean lost = lostBefore || (result != null && !result.released());
+			// The hold ends here even when Redis gave no answer: its key then ends with
+			// its
+			// lease, and the hold counts as released unless its deadline passed first.
+			boolean lost = lostBefore || ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
 			stopObservation(hold, lost);
 			this.registry.events.released(new LockListener.Release(key(), this.name,
 					Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), lost));

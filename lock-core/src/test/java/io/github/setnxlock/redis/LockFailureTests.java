@@ -17,11 +17,14 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
@@ -230,6 +233,57 @@ class LockFailureTests {
 				.hasObservationWithNameEqualTo("setnx.lock.held")
 				.that()
 				.hasBeenStopped();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void whenRedisStallsAtUnlockThenItEndsByTheHoldersDeadlineNotTheCommandTimeout(LockProtocol protocol)
+			throws Exception {
+		Duration lease = Duration.ofSeconds(2);
+		// Spring Boot's default command timeout: a minute.
+		try (TestClient client = new TestClient(this.server, settings(protocol).toBuilder().leaseTime(lease).build(),
+				Duration.ofSeconds(60))) {
+			LeasedLock lock = client.registry.obtain("unlock-stalled");
+			CountDownLatch held = new CountDownLatch(1);
+			CountDownLatch stalled = new CountDownLatch(1);
+			CompletableFuture<Throwable> unlocked = new CompletableFuture<>();
+			AtomicLong acquiredAt = new AtomicLong();
+			AtomicLong unlockedAt = new AtomicLong();
+			Thread holder = new Thread(() -> {
+				lock.lock();
+				acquiredAt.set(System.nanoTime());
+				held.countDown();
+				try {
+					stalled.await();
+					lock.unlock();
+					unlocked.complete(null);
+				}
+				catch (Throwable ex) {
+					unlocked.complete(ex);
+				}
+				finally {
+					unlockedAt.set(System.nanoTime());
+				}
+			}, "stalled-holder");
+			holder.setDaemon(true);
+			holder.start();
+			assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+			this.server.pause();
+			try {
+				stalled.countDown();
+				Throwable thrown = unlocked.get(lease.plusSeconds(5).toSeconds(), TimeUnit.SECONDS);
+				assertThat(thrown).isInstanceOf(LockAccessException.class).hasMessageContaining("'unlock-stalled'");
+				// The holder's deadline is a lease from the acquisition; unlock() may
+				// take a
+				// tenth of a second more, and a loaded machine a little time to schedule.
+				assertThat(Duration.ofNanos(unlockedAt.get() - acquiredAt.get()))
+					.isLessThan(lease.plus(Duration.ofMillis(600)));
+				assertThat(client.registry.localKeyCount()).isZero();
+			}
+			finally {
+				this.server.resume();
+			}
 		}
 	}
 
