@@ -257,36 +257,32 @@ final class LettuceScriptCalls implements ScriptCalls {
 	}
 
 	/**
-	 * Run a sender with the shared connection's commands, connecting first if need be.
-	 * The first call connects, which an interrupt would break: the caller's interrupt
-	 * waits until the connection is there, and an interrupt that arrives while it is
-	 * being made sends the connecting to a thread that no interrupt reaches.
+	 * Run a sender with the shared connection's commands, from the calling thread when
+	 * the connection is there. Connecting (the first call, or after the connection was
+	 * closed) happens on a command thread instead: a Redis that accepts connections but
+	 * does not answer would hold the caller there, under the connection factory's lock,
+	 * for the connect timeout, whatever its wait; an interrupt would break it, too. The
+	 * caller waits for the answer only as long as its wait allows.
 	 */
 	private CompletableFuture<Object> withCommands(LockKey key, String action, Sender sender) {
 		CompletableFuture<Object> answer = new CompletableFuture<>();
-		boolean interrupted = Thread.interrupted();
+		SharedCommands shared = this.shared;
+		if (shared != null && shared.connection().isOpen()) {
+			sender.send(shared.commands(), answer);
+			return answer;
+		}
 		try {
-			sender.send(nativeCommands(), answer);
+			this.runner.submit(this::nativeCommands).whenComplete((commands, failure) -> {
+				if (failure != null) {
+					answer.completeExceptionally(failure(key, action, failure));
+				}
+				else {
+					sender.send(commands, answer);
+				}
+			});
 		}
 		catch (RuntimeException ex) {
-			if (!interrupted && !Thread.currentThread().isInterrupted()) {
-				answer.completeExceptionally(failure(key, action, ex));
-			}
-			else {
-				this.runner.submit(this::nativeCommands).whenComplete((commands, failure) -> {
-					if (failure != null) {
-						answer.completeExceptionally(failure(key, action, failure));
-					}
-					else {
-						sender.send(commands, answer);
-					}
-				});
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
+			answer.completeExceptionally(failure(key, action, ex));
 		}
 		return answer;
 	}
