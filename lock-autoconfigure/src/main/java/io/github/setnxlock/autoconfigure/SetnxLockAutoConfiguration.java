@@ -63,8 +63,10 @@ public final class SetnxLockAutoConfiguration {
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties,
 			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry) {
-		SetnxLockRegistry registry = new SetnxLockRegistry(new StringRedisTemplate(connectionFactory),
-				settings(properties), listeners.orderedStream().toList());
+		SetnxLockSettings settings = settings(properties);
+		CommandTimeoutCheck.warnIfNotShorter(connectionFactory, settings.leaseTime());
+		SetnxLockRegistry registry = new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings,
+				listeners.orderedStream().toList());
 		observationRegistry.ifAvailable(registry::setObservationRegistry);
 		return registry;
 	}

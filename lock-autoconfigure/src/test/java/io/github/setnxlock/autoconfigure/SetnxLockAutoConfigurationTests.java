@@ -176,6 +176,23 @@ class SetnxLockAutoConfigurationTests {
 	}
 
 	@Test
+	void aCommandTimeoutNotShorterThanTheLeaseIsWarnedOfAtStartUp(CapturedOutput output) {
+		runner.withPropertyValues("spring.data.redis.timeout=60s", "setnx.lock.lease-time=30s").run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(SetnxLockRegistry.class);
+			assertThat(output).contains("The Redis command timeout (PT1M) is not shorter than the lock lease (PT30S")
+				.contains("Set spring.data.redis.timeout to a few seconds");
+		});
+	}
+
+	@Test
+	void aCommandTimeoutShorterThanTheLeaseIsNotWarnedOf(CapturedOutput output) {
+		runner.withPropertyValues("spring.data.redis.timeout=2s", "setnx.lock.lease-time=30s").run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(SetnxLockRegistry.class);
+			assertThat(output).doesNotContain("is not shorter than the lock lease");
+		});
+	}
+
+	@Test
 	void perLockSettingsThatNameNoLockAreReported(CapturedOutput output) {
 		runner.withUserConfiguration(GuardedConfiguration.class)
 			.withPropertyValues("setnx.lock.locks[Guarded.run].wait-time=1s",

@@ -278,9 +278,10 @@ class LockFailureTests {
 				// last
 				// renewal was sent before); unlock() may take a tenth of a second more,
 				// and
-				// a loaded machine a little time to schedule.
-				assertThat(Duration.ofNanos(unlockedAt.get() - stalledAt))
-					.isLessThan(lease.plus(Duration.ofMillis(600)));
+				// a machine busy with the other test classes may wake the holder late.
+				// The
+				// command timeout is a minute.
+				assertThat(Duration.ofNanos(unlockedAt.get() - stalledAt)).isLessThan(lease.plusSeconds(2));
 				assertThat(client.registry.localKeyCount()).isZero();
 			}
 			finally {
