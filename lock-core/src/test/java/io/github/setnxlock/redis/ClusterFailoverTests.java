@@ -25,7 +25,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
-import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.test.RedisClusterGroup;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
@@ -120,22 +119,8 @@ class ClusterFailoverTests {
 			LeasedLock lock = holder.obtain(key);
 			assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
 			long token = lock.fencingToken();
-			Future<Long> waiting = this.threads.submit(() -> {
-				LeasedLock wanted = waiter.obtain(key);
-				while (true) {
-					try {
-						if (wanted.tryLock(Duration.ofSeconds(60))) {
-							long acquired = System.nanoTime();
-							long wantedToken = wanted.fencingToken();
-							wanted.unlock();
-							return (wantedToken > token) ? acquired : -1L;
-						}
-					}
-					catch (LockAccessException ex) {
-						// A call out at the crashed primary; try again.
-					}
-				}
-			});
+			Future<Long> waiting = this.threads
+				.submit(() -> Acquisitions.acquiredAt(waiter.obtain(key), Duration.ofSeconds(60), token));
 			Handshakes.awaitWaiterOnRedis(waiter, "lock:" + key);
 			this.cluster.awaitReplicated(primary);
 

@@ -23,7 +23,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
@@ -67,15 +66,8 @@ class ForeignHolderTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> client.registry.messages.listening());
 			String foreign = UUID.randomUUID().toString().replace("-", "");
 			assertThat(server.execute("SET", "lock:foreign", foreign, "NX", "PX", "20000")).isEqualTo("OK");
-			Future<Long> waiting = threads.submit(() -> {
-				LeasedLock lock = client.registry.obtain("foreign");
-				if (lock.tryLock(Duration.ofSeconds(25))) {
-					long acquiredAt = System.nanoTime();
-					lock.unlock();
-					return acquiredAt;
-				}
-				return -1L;
-			});
+			Future<Long> waiting = threads
+				.submit(() -> Acquisitions.acquiredAt(client.registry.obtain("foreign"), Duration.ofSeconds(25), 0));
 			Handshakes.awaitWaiterOnRedis(client.registry, "lock:foreign");
 			assertThat(server.execute("GET", "lock:foreign")).as("the foreign token, unmarked").isEqualTo(foreign);
 			long releasedAt = System.nanoTime();

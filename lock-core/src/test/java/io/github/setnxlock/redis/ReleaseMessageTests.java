@@ -237,24 +237,9 @@ class ReleaseMessageTests {
 				.atMost(Duration.ofSeconds(30))
 				.ignoreExceptionsInstanceOf(LockAccessException.class)
 				.until(() -> held.tryLock(Duration.ofSeconds(1)));
-			Future<Long> waiting = this.threads.submit(() -> {
-				LeasedLock lock = waiter.registry.obtain("restarted");
-				while (true) {
-					try {
-						// The holder's lease (30 s by default) is longer than the test
-						// waits.
-						if (lock.tryLock(Duration.ofSeconds(60))) {
-							long acquiredAt = System.nanoTime();
-							lock.unlock();
-							return acquiredAt;
-						}
-					}
-					catch (LockAccessException ex) {
-						// A call on a connection the restart ended: the caller may try
-						// again.
-					}
-				}
-			});
+			// The holder's lease (30 s by default) is longer than the test waits.
+			Future<Long> waiting = this.threads
+				.submit(() -> Acquisitions.acquiredAt(waiter.registry.obtain("restarted"), Duration.ofSeconds(60), 0));
 			await("the subscription back on the restarted server").atMost(Duration.ofSeconds(30))
 				.until(() -> ((Long) ((List<?>) this.server.execute("PUBSUB", "NUMSUB", settings.releaseChannel()))
 					.get(1)) > 0);
@@ -282,16 +267,9 @@ class ReleaseMessageTests {
 			subscribed(waiter);
 			LeasedLock held = holder.registry.obtain("kept");
 			held.lock();
-			Future<Long> waiting = this.threads.submit(() -> {
-				LeasedLock lock = waiter.registry.obtain("kept");
-				// The holder's lease (30 s by default) is longer than this wait.
-				if (lock.tryLock(Duration.ofSeconds(20))) {
-					long acquiredAt = System.nanoTime();
-					lock.unlock();
-					return acquiredAt;
-				}
-				return -1L;
-			});
+			// The holder's lease (30 s by default) is longer than this wait.
+			Future<Long> waiting = this.threads
+				.submit(() -> Acquisitions.acquiredAt(waiter.registry.obtain("kept"), Duration.ofSeconds(20), 0));
 			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:kept");
 			long releasedAt = System.nanoTime();
 			held.unlockKeepingFor(keep);

@@ -140,24 +140,8 @@ class SentinelLockTests {
 			LeasedLock lock = registry.obtain("held-over");
 			assertThat(lock.tryLock(Duration.ofSeconds(10), lease)).isTrue();
 			long token = lock.fencingToken();
-			Future<Long> waiter = threads.submit(() -> {
-				LeasedLock wanted = other.obtain("held-over");
-				long end = System.nanoTime() + Duration.ofSeconds(50).toNanos();
-				while (System.nanoTime() - end < 0) {
-					try {
-						if (wanted.tryLock(Duration.ofSeconds(50))) {
-							long acquired = System.nanoTime();
-							long wantedToken = wanted.fencingToken();
-							wanted.unlock();
-							return (wantedToken > token) ? acquired : -1L;
-						}
-					}
-					catch (LockAccessException ex) {
-						// A call out at the old primary when it died; try again.
-					}
-				}
-				return -1L;
-			});
+			Future<Long> waiter = threads
+				.submit(() -> Acquisitions.acquiredAt(other.obtain("held-over"), Duration.ofSeconds(50), token));
 			Handshakes.awaitWaiterOnRedis(other, "lock:held-over");
 
 			RedisServer primary = this.group.failover();
