@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -37,7 +37,7 @@ import io.github.setnxlock.LockLostEvent;
  * registry's renewal finds out goes through {@link #queued()}: one daemon thread of the
  * registry delivers it, in order, so that a listener that blocks (an alert sent over the
  * network, an {@code @EventListener} doing I/O) delays other events, never a renewal. Its
- * queue is bounded; an event that finds it full is dropped, counted, and logged once.
+ * queue is bounded; an event that finds it full is dropped, and the first drop is logged.
  *
  * @author setnx-lock authors
  */
@@ -57,16 +57,16 @@ final class LockEvents implements AutoCloseable {
 	 */
 	private final ThreadPoolExecutor delivery;
 
-	private final AtomicLong dropped;
+	/** Whether an event was dropped already (only the first drop is logged). */
+	private final AtomicBoolean dropped = new AtomicBoolean();
 
 	LockEvents(List<LockListener> listeners) {
-		this(List.copyOf(listeners), null, new AtomicLong());
+		this(List.copyOf(listeners), null);
 	}
 
-	private LockEvents(List<LockListener> listeners, ThreadPoolExecutor delivery, AtomicLong dropped) {
+	private LockEvents(List<LockListener> listeners, ThreadPoolExecutor delivery) {
 		this.listeners = listeners;
 		this.delivery = delivery;
-		this.dropped = dropped;
 	}
 
 	/**
@@ -81,20 +81,12 @@ final class LockEvents implements AutoCloseable {
 					thread.setDaemon(true);
 					return thread;
 				}, (event, executor) -> {
-					if (this.dropped.incrementAndGet() == 1) {
+					if (this.dropped.compareAndSet(false, true)) {
 						logger.warn("Lock listeners are " + QUEUE_CAPACITY
 								+ " events behind; events are dropped until they catch up");
 					}
 				});
-		return new LockEvents(this.listeners, delivery, this.dropped);
-	}
-
-	/**
-	 * Return how many events were dropped because the listeners were too far behind.
-	 * @return the number of dropped events
-	 */
-	long dropped() {
-		return this.dropped.get();
+		return new LockEvents(this.listeners, delivery);
 	}
 
 	void acquisitionEnded(LockListener.Acquisition acquisition) {
