@@ -20,12 +20,12 @@ import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
-import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.operator.LockOperations;
 
 /**
  * The {@code locks} endpoint with a delete operation that releases a lock whoever holds
- * it (see {@link SetnxLockRegistry#forceRelease(String)}): audited in the log, and it
- * moves the fencing counter past the holder's token. Only there with
+ * it (see {@link LockOperations#forceRelease(String)}): audited in the log, and it moves
+ * the fencing counter past the holder's token. Only there with
  * {@code setnx.lock.endpoint.force-release.enabled=true}; secure the endpoint first.
  *
  * @author setnx-lock authors
@@ -35,10 +35,10 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 
 	/**
 	 * Create the endpoint.
-	 * @param registry the lock registry
+	 * @param operations the operator API of the locks
 	 */
-	public ForceReleasingLocksEndpoint(SetnxLockRegistry registry) {
-		super(registry);
+	public ForceReleasingLocksEndpoint(LockOperations operations) {
+		super(operations);
 	}
 
 	/**
@@ -48,7 +48,7 @@ public class ForceReleasingLocksEndpoint extends LocksEndpoint {
 	 */
 	@DeleteOperation
 	public ForceRelease release(@Selector String key) {
-		return new ForceRelease(key, registry().forceRelease(key));
+		return new ForceRelease(key, operations().forceRelease(key));
 	}
 
 	/**

@@ -22,9 +22,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
-import io.github.setnxlock.redis.SetnxLockRegistry;
-import io.github.setnxlock.redis.SetnxLockRegistry.HeldLock;
-import io.github.setnxlock.redis.SetnxLockRegistry.LockState;
+import io.github.setnxlock.redis.operator.HeldLock;
+import io.github.setnxlock.redis.operator.LockOperations;
+import io.github.setnxlock.redis.operator.LockState;
 
 /**
  * The actuator endpoint {@code locks}: a read lists the locks this instance holds, and a
@@ -37,14 +37,14 @@ import io.github.setnxlock.redis.SetnxLockRegistry.LockState;
 @Endpoint(id = "locks")
 public class LocksEndpoint {
 
-	private final SetnxLockRegistry registry;
+	private final LockOperations operations;
 
 	/**
 	 * Create the endpoint.
-	 * @param registry the lock registry
+	 * @param operations the operator API of the locks
 	 */
-	public LocksEndpoint(SetnxLockRegistry registry) {
-		this.registry = registry;
+	public LocksEndpoint(LockOperations operations) {
+		this.operations = operations;
 	}
 
 	/**
@@ -53,7 +53,7 @@ public class LocksEndpoint {
 	 */
 	@ReadOperation
 	public HeldLocks locks() {
-		return new HeldLocks(this.registry.heldLocks());
+		return new HeldLocks(this.operations.heldLocks());
 	}
 
 	/**
@@ -63,11 +63,11 @@ public class LocksEndpoint {
 	 */
 	@ReadOperation
 	public LockState lock(@Selector String key) {
-		return this.registry.inspect(key);
+		return this.operations.inspect(key);
 	}
 
-	protected SetnxLockRegistry registry() {
-		return this.registry;
+	protected LockOperations operations() {
+		return this.operations;
 	}
 
 	/**

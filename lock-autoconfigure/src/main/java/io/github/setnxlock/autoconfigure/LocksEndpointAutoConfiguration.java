@@ -24,7 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.operator.LockOperations;
 
 /**
  * Auto-configures the actuator {@code locks} endpoint when it is available (exposed, and
@@ -36,21 +36,21 @@ import io.github.setnxlock.redis.SetnxLockRegistry;
  */
 @AutoConfiguration(after = SetnxLockAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
-@ConditionalOnBean(SetnxLockRegistry.class)
+@ConditionalOnBean(LockOperations.class)
 @ConditionalOnAvailableEndpoint(endpoint = LocksEndpoint.class)
 public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LocksEndpoint.class)
 	@ConditionalOnBooleanProperty(name = "setnx.lock.endpoint.force-release.enabled")
-	ForceReleasingLocksEndpoint forceReleasingLocksEndpoint(SetnxLockRegistry registry) {
-		return new ForceReleasingLocksEndpoint(registry);
+	ForceReleasingLocksEndpoint forceReleasingLocksEndpoint(LockOperations operations) {
+		return new ForceReleasingLocksEndpoint(operations);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean(LocksEndpoint.class)
-	LocksEndpoint locksEndpoint(SetnxLockRegistry registry) {
-		return new LocksEndpoint(registry);
+	LocksEndpoint locksEndpoint(LockOperations operations) {
+		return new LocksEndpoint(operations);
 	}
 
 }

@@ -34,11 +34,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
+import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.LockTimings;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
+import io.github.setnxlock.redis.operator.LockOperations;
 
 /**
  * Auto-configures a {@link SetnxLockRegistry} on the application's
@@ -69,6 +71,22 @@ public final class SetnxLockAutoConfiguration {
 				listeners.orderedStream().toList());
 		observationRegistry.ifAvailable(registry::setObservationRegistry);
 		return registry;
+	}
+
+	/**
+	 * The operator API that the {@code locks} endpoint and the health indicator use: the
+	 * registry's own when it is a {@link SetnxLockRegistry}, else one that works from
+	 * Redis alone on the same keys (it lists no local holds).
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	LockOperations setnxLockOperations(ObjectProvider<LockRegistry> registry, RedisConnectionFactory connectionFactory,
+			SetnxLockProperties properties) {
+		if (registry.getIfUnique() instanceof SetnxLockRegistry setnx) {
+			return setnx.operations();
+		}
+		return SetnxLockRegistry.operationsOn(new StringRedisTemplate(connectionFactory), settings(properties));
 	}
 
 	@Bean
@@ -134,7 +152,7 @@ public final class SetnxLockAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException(property, lease, "A lease must be at least 1ms long.");
 		}
 		try {
-			SetnxLockSettings.builder().leaseTime(lease);
+			LeaseLimits.check("leaseTime", lease);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidConfigurationPropertyValueException(property, lease, ex.getMessage());

@@ -24,7 +24,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
-import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.operator.LockOperations;
 
 /**
  * Auto-configures the {@link SetnxLockHealthIndicator} ({@code setnxLock} in the health
@@ -35,14 +35,14 @@ import io.github.setnxlock.redis.SetnxLockRegistry;
  */
 @AutoConfiguration(after = SetnxLockAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean(SetnxLockRegistry.class)
+@ConditionalOnBean(LockOperations.class)
 @ConditionalOnEnabledHealthIndicator("setnxlock")
 public final class SetnxLockHealthAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "setnxLockHealthIndicator")
-	SetnxLockHealthIndicator setnxLockHealthIndicator(SetnxLockRegistry registry) {
-		return new SetnxLockHealthIndicator(registry);
+	SetnxLockHealthIndicator setnxLockHealthIndicator(LockOperations operations) {
+		return new SetnxLockHealthIndicator(operations);
 	}
 
 }

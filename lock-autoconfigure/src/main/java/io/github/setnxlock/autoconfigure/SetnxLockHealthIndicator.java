@@ -19,7 +19,7 @@ package io.github.setnxlock.autoconfigure;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.operator.LockOperations;
 
 /**
  * The health of a lock registry's Redis: up when Redis answers and holds the lock scripts
@@ -31,20 +31,20 @@ import io.github.setnxlock.redis.SetnxLockRegistry;
  */
 public class SetnxLockHealthIndicator extends AbstractHealthIndicator {
 
-	private final SetnxLockRegistry registry;
+	private final LockOperations operations;
 
 	/**
 	 * Create an indicator for a registry.
-	 * @param registry the registry
+	 * @param operations the operator API of the locks
 	 */
-	public SetnxLockHealthIndicator(SetnxLockRegistry registry) {
+	public SetnxLockHealthIndicator(LockOperations operations) {
 		super("Lock registry health check failed");
-		this.registry = registry;
+		this.operations = operations;
 	}
 
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
-		builder.up().withDetails(this.registry.checkHealth());
+		builder.up().withDetails(this.operations.checkHealth());
 	}
 
 }

@@ -19,7 +19,8 @@ package io.github.setnxlock.autoconfigure;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.redis.SetnxLockRegistry.LockState;
+import io.github.setnxlock.redis.operator.LockOperations;
+import io.github.setnxlock.redis.operator.LockState;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -118,6 +119,23 @@ class LocksEndpointAutoConfigurationTests {
 	}
 
 	@Test
+	void anApplicationWithItsOwnLockRegistryKeepsTheEndpointOnTheSameKeys() {
+		// A registry of the application's own that is not a SetnxLockRegistry: here a
+		// delegate, as an application that decorates its locks would have.
+		runner().withBean("ownRegistry", LockRegistry.class, OwnLockRegistry::new).run((context) -> {
+			assertThat(context).hasSingleBean(LocksEndpoint.class).hasSingleBean(LockOperations.class);
+			redis.server().execute("SET", "lock:elsewhere", "another-holders-token", "PX", "30000");
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockState state = endpoint.lock("elsewhere");
+			assertThat(state.held()).isTrue();
+			assertThat(state.heldHere()).isFalse();
+			assertThat(state.redisKey()).isEqualTo("lock:elsewhere");
+			assertThat(endpoint.locks().held()).isEmpty();
+			redis.server().execute("DEL", "lock:elsewhere");
+		});
+	}
+
+	@Test
 	void whenTheActuatorIsMissingThenNoEndpoint() {
 		runner()
 			.withClassLoader(new FilteredClassLoader(
@@ -130,6 +148,23 @@ class LocksEndpointAutoConfigurationTests {
 	void whenNotExposedThenNoEndpoint() {
 		runner().withPropertyValues("management.endpoints.web.exposure.include=health")
 			.run((context) -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+	}
+
+	/**
+	 * A lock registry of an application's own.
+	 */
+	static final class OwnLockRegistry implements LockRegistry {
+
+		@Override
+		public LeasedLock obtain(String key) {
+			throw new UnsupportedOperationException("not used");
+		}
+
+		@Override
+		public LeasedLock obtain(String key, String name) {
+			throw new UnsupportedOperationException("not used");
+		}
+
 	}
 
 }

@@ -29,7 +29,7 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
-import io.github.setnxlock.redis.SetnxLockSettings;
+import io.github.setnxlock.LeaseLimits;
 
 /**
  * What a {@link DistributedLock} annotation on one method means, read and checked once
@@ -127,11 +127,7 @@ final class LockedMethod {
 	}
 
 	private static Duration checkLease(Duration duration, String attribute) {
-		if (duration != null && (duration.toMillis() < 1 || duration.compareTo(SetnxLockSettings.MAX_LEASE) > 0)) {
-			throw new IllegalArgumentException(
-					attribute + " must be between 1ms and " + SetnxLockSettings.MAX_LEASE + ", but was " + duration);
-		}
-		return duration;
+		return (duration != null) ? LeaseLimits.check(attribute, duration) : null;
 	}
 
 	private static Method fallback(Method method, Class<?> userClass, DistributedLock annotation) {

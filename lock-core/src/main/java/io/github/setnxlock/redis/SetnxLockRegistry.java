@@ -15,30 +15,28 @@
  */
 package io.github.setnxlock.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 
 import io.micrometer.observation.ObservationRegistry;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockListener;
-import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.observation.LockObservationDocumentation;
+import io.github.setnxlock.redis.engine.EngineSettings;
+import io.github.setnxlock.redis.engine.LockEngine;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.operator.LockOperations;
+import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.ReplicationGuard;
+import io.github.setnxlock.redis.protocol.TimestampLockCommands;
+import io.github.setnxlock.redis.protocol.TokenLockCommands;
 
 /**
  * A {@link LockRegistry} on Redis through Spring Data Redis, speaking the
@@ -98,8 +96,14 @@ import io.github.setnxlock.observation.LockObservationDocumentation;
  * SHA1 and are loaded again when a restarted Redis has forgotten them. When Redis fails,
  * lock calls throw {@link io.github.setnxlock.LockAccessException} naming the key; calls
  * with a wait time end by the end of their wait even when Redis stalls. Redis commands
- * run on threads of the registry's own (see {@code CommandRunner}), so an interrupt never
- * cuts one short; {@link #close()} stops them.
+ * never run on the caller's thread, so an interrupt never cuts one short;
+ * {@link #close()} stops the registry's threads.
+ * <p>
+ * <b>Inside.</b> The registry wires four parts, each in its own package: the
+ * {@link RedisGateway gateway}, the one way into Redis; the protocol
+ * ({@link TokenLockCommands} or {@link TimestampLockCommands}); the {@link LockEngine
+ * engine}, which keeps the holds of this JVM; and the {@link LockOperations operator
+ * API}. Its locks are thin thread-bound views over the engine.
  *
  * @author setnx-lock authors
  */
@@ -112,33 +116,13 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	static final Duration FENCE_RETENTION = Duration.ofHours(1);
 
-	private static final Log logger = LogFactory.getLog(SetnxLockRegistry.class);
+	private final SetnxLockSettings settings;
 
-	final SetnxLockSettings settings;
+	private final RedisGateway gateway;
 
-	private final StringRedisTemplate redis;
+	private final LockEngine engine;
 
-	final LockCommands commands;
-
-	final KeyStates states = new KeyStates();
-
-	final OwnerTokens ownerTokens = new OwnerTokens();
-
-	final CommandRunner runner = new CommandRunner();
-
-	final AcquireLoop acquireLoop;
-
-	final LockEvents events;
-
-	final LockEvents renewalEvents;
-
-	private volatile boolean closed;
-
-	final ReleaseMessages messages;
-
-	final LeaseRenewer renewer;
-
-	volatile ObservationRegistry observations = ObservationRegistry.NOOP;
+	private final LockOperations operations;
 
 	/**
 	 * Create a registry with {@link SetnxLockSettings#defaults() the default settings}.
@@ -167,43 +151,47 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(redis, "redis must not be null");
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
-		this.redis = redis;
-		LockCommands protocol = protocol(redis, ScriptCalls.of(redis, this.runner), settings);
-		this.commands = (settings.replicationGuardReplicas() > 0)
-				? new ReplicationGuard(protocol, protocol(redis, ScriptCalls.inline(redis), settings), redis,
-						this.runner, settings.replicationGuardReplicas(), settings.replicationGuardTimeout())
-				: protocol;
-		this.messages = new ReleaseMessages(redis, settings.releaseChannel(),
-				settings.keyspaceNotifications() ? keyspacePattern(settings.keyPrefix()) : null, this.states,
-				this.runner);
-		this.acquireLoop = new AcquireLoop(this.commands, this.messages, settings.protocol() == LockProtocol.TOKEN);
-		this.events = new LockEvents(listeners);
-		// What the renewal finds out reaches the listeners off its thread.
-		this.renewalEvents = this.events.queued();
-		this.renewer = new LeaseRenewer(this.commands, this.runner, this.states, settings.leaseTime(),
-				settings.maxHold(), this.renewalEvents);
+		this.gateway = new RedisGateway(redis);
+		LockCommands protocol = protocol(this.gateway, settings);
+		if (settings.replicationGuardReplicas() > 0) {
+			protocol = new ReplicationGuard(protocol, settings.replicationGuardReplicas(),
+					settings.replicationGuardTimeout());
+		}
+		this.engine = new LockEngine(protocol, this.gateway,
+				new EngineSettings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
+						settings.releaseChannel(),
+						settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
+						protocolName(settings)),
+				listeners);
+		this.operations = new LockOperations(this.gateway, settings.keyPrefix(), protocolName(settings),
+				settings.releaseChannel(), FENCE_RETENTION, this.engine);
 	}
 
-	private static LockCommands protocol(StringRedisTemplate redis, ScriptCalls calls, SetnxLockSettings settings) {
+	private static LockCommands protocol(RedisGateway gateway, SetnxLockSettings settings) {
 		return switch (settings.protocol()) {
-			case TOKEN -> new TokenLockCommands(redis, calls, FENCE_RETENTION, settings.releaseChannel());
-			case TIMESTAMP -> new TimestampLockCommands(redis, calls, FENCE_RETENTION, settings);
+			case TOKEN -> new TokenLockCommands(gateway, FENCE_RETENTION, settings.releaseChannel());
+			case TIMESTAMP -> new TimestampLockCommands(gateway, FENCE_RETENTION,
+					Duration.ofMillis(settings.timestampUnit().toMillis()),
+					(settings.timestampClock() == TimestampClock.LOCAL) ? settings.localClock() : null,
+					settings.releaseChannel());
 		};
 	}
 
+	private static String protocolName(SetnxLockSettings settings) {
+		return settings.protocol().name().toLowerCase(Locale.ROOT);
+	}
+
 	/**
-	 * Return the keyspace notification pattern of every lock key with the given prefix,
-	 * the prefix's glob characters escaped.
+	 * Return the operator API for the locks of an application whose {@link LockRegistry}
+	 * is not a {@code SetnxLockRegistry} but shares its Redis keys: it works from Redis
+	 * alone, so it lists no holds and cannot tell local holders of a force-release.
+	 * @param redis the template to talk to Redis with
+	 * @param settings the settings whose key prefix, protocol and release channel to use
+	 * @return the operator API
 	 */
-	static String keyspacePattern(String keyPrefix) {
-		StringBuilder pattern = new StringBuilder("__keyspace@*__:");
-		for (char c : keyPrefix.toCharArray()) {
-			if ("*?[]\\".indexOf(c) >= 0) {
-				pattern.append('\\');
-			}
-			pattern.append(c);
-		}
-		return pattern.append('*').toString();
+	public static LockOperations operationsOn(StringRedisTemplate redis, SetnxLockSettings settings) {
+		return new LockOperations(new RedisGateway(redis), settings.keyPrefix(), protocolName(settings),
+				settings.releaseChannel(), FENCE_RETENTION, null);
 	}
 
 	@Override
@@ -216,67 +204,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		if (name == null) {
 			throw new IllegalArgumentException("Lock name must not be null; use an empty name for none");
 		}
-		checkKey(key);
-		return new RedisLeasedLock(this, LockKey.of(this.settings.keyPrefix(), key), name);
-	}
-
-	/**
-	 * Refuse an acquisition once the registry is closed, before it reaches Redis.
-	 * @param key the lock's key, for the message
-	 * @throws IllegalStateException if the registry is closed
-	 */
-	void checkOpen(String key) {
-		if (this.closed) {
-			throw new IllegalStateException(
-					"Lock registry is closed: lock '" + key + "' cannot be acquired through it any more");
-		}
-	}
-
-	private static String checkKey(String key) {
-		if (key == null) {
-			throw new IllegalArgumentException("Lock key must not be null");
-		}
-		if (key.isBlank()) {
-			throw new IllegalArgumentException("Lock key must not be empty or blank, but was '" + key + "'");
-		}
-		return LockKey.checkWellFormed("Lock key", key);
-	}
-
-	/**
-	 * A hold in this JVM.
-	 *
-	 * @param key the lock's key, without the registry's prefix
-	 * @param name the lock's logical name, empty when it has none
-	 * @param thread the name of the holding thread
-	 * @param heldFor how long it has been held
-	 * @param leaseLeft how long its lease has left, as the holder counts it
-	 * @param fencingToken its fencing token
-	 * @param renewed whether its lease is renewed while held
-	 * @param renewals how many times its lease was renewed
-	 * @param lost whether it was lost (its thread still owes an unlock)
-	 */
-	public record HeldLock(String key, String name, String thread, Duration heldFor, Duration leaseLeft,
-			long fencingToken, boolean renewed, int renewals, boolean lost) {
-
-	}
-
-	/**
-	 * A lock's state in Redis.
-	 *
-	 * @param key the lock's key, without the registry's prefix
-	 * @param redisKey the lock key in Redis
-	 * @param protocol the registry's protocol
-	 * @param held whether the lock key exists
-	 * @param type the Redis type of the key, {@code none} when there is none
-	 * @param ttlMillis the key's time to live in ms; {@code -1} without one, {@code -2}
-	 * without a key
-	 * @param timestamp under the timestamp protocol, the stored value; otherwise
-	 * {@code null}, as an owner token is never shown
-	 * @param heldHere whether a thread of this JVM holds it through this registry
-	 */
-	public record LockState(String key, String redisKey, String protocol, boolean held, String type, long ttlMillis,
-			String timestamp, boolean heldHere) {
-
+		return new RedisLeasedLock(this.engine, LockKey.of(this.settings.keyPrefix(), LockKey.checkKey(key)), name);
 	}
 
 	/**
@@ -288,124 +216,30 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
+	 * Return the operator API of this registry: its holds in this JVM, the state of any
+	 * lock in Redis, force-release, and a health check.
+	 * @return the operator API
+	 */
+	public LockOperations operations() {
+		return this.operations;
+	}
+
+	/**
 	 * Observe waits for locks and holds of them ({@link LockObservationDocumentation}),
 	 * so that traces show them; nothing is observed until this is set.
 	 * @param observationRegistry the observation registry
 	 */
 	public void setObservationRegistry(ObservationRegistry observationRegistry) {
-		this.observations = Objects.requireNonNull(observationRegistry, "observationRegistry must not be null");
+		this.engine.setObservationRegistry(
+				Objects.requireNonNull(observationRegistry, "observationRegistry must not be null"));
 	}
 
 	/**
-	 * Check that Redis answers and holds the lock scripts, loading those it has
-	 * forgotten, and describe the registry: what a health indicator shows. It talks to
-	 * Redis, so it is meant for health checks, not for the lock path.
-	 * @return details: the protocol, the key prefix, the number of scripts, how many keys
-	 * this registry holds or waits for, and whether release messages are received
-	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used
+	 * Return the engine: for tests that need a handshake with its threads.
+	 * @return the engine
 	 */
-	public Map<String, Object> checkHealth() {
-		String[] shas = LockScripts.ALL.stream().map(RedisScript::getSha1).toArray(String[]::new);
-		this.redis.execute((RedisCallback<Void>) (connection) -> {
-			List<Boolean> loaded = connection.scriptingCommands().scriptExists(shas);
-			for (int i = 0; i < shas.length; i++) {
-				if (loaded == null || !Boolean.TRUE.equals(loaded.get(i))) {
-					connection.scriptingCommands()
-						.scriptLoad(LockScripts.ALL.get(i).getScriptAsString().getBytes(StandardCharsets.UTF_8));
-				}
-			}
-			return null;
-		});
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("protocol", this.settings.protocol().name().toLowerCase(Locale.ROOT));
-		details.put("keyPrefix", this.settings.keyPrefix());
-		details.put("scripts", shas.length);
-		details.put("localKeys", this.states.size());
-		details.put("releaseMessages", this.messages.listening() ? "listening" : "not listening");
-		return details;
-	}
-
-	/**
-	 * Return the holds of this registry's locks in this JVM, lost ones included until
-	 * their threads unlock them. Answered locally, without Redis.
-	 * @return the holds, oldest first
-	 */
-	public List<HeldLock> heldLocks() {
-		long now = System.nanoTime();
-		List<HeldLock> held = new ArrayList<>();
-		this.states.forEach((state) -> state.holds()
-			.forEach((hold) -> held.add(new HeldLock(hold.key.key(), hold.name, hold.thread.getName(),
-					Duration.ofNanos(now - hold.acquiredNanos), Duration.ofMillis(hold.lease().remainingMillis(now)),
-					hold.lease().fencingToken(), hold.renewed, hold.renewals(), hold.isLost(now)))));
-		held.sort(Comparator.comparing(HeldLock::heldFor).reversed());
-		return held;
-	}
-
-	/**
-	 * Read what Redis holds for a lock now. An owner token is never shown: under the
-	 * token protocol the value is left out.
-	 * @param key the lock's key, without the registry's prefix
-	 * @return the lock's state in Redis
-	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be read
-	 */
-	public LockState inspect(String key) {
-		LockKey lock = LockKey.of(this.settings.keyPrefix(), checkKey(key));
-		return RedisCall.run(lock, "read", () -> this.redis.execute((RedisCallback<LockState>) (connection) -> {
-			byte[] redisKey = lock.redisKey().getBytes(StandardCharsets.UTF_8);
-			String type = connection.keyCommands().type(redisKey).code();
-			Long ttl = connection.keyCommands().pTtl(redisKey);
-			String value = null;
-			if ("string".equals(type) && this.settings.protocol() == LockProtocol.TIMESTAMP) {
-				byte[] raw = connection.stringCommands().get(redisKey);
-				value = (raw != null) ? new String(raw, StandardCharsets.UTF_8) : null;
-			}
-			KeyStates.KeyState state = this.states.find(lock.redisKey());
-			boolean heldHere = state != null
-					&& state.holds().stream().anyMatch((hold) -> !hold.isLost(System.nanoTime()));
-			return new LockState(key, lock.redisKey(), this.settings.protocol().name().toLowerCase(Locale.ROOT),
-					!"none".equals(type), type, (ttl != null) ? ttl : -2, value, heldHere);
-		}));
-	}
-
-	/**
-	 * Release a lock whoever holds it, for an operator whose holder is stuck: the lock
-	 * key is deleted, the fencing counter is moved past the holder's token, so that a
-	 * resource that checks tokens refuses the holder's later writes, and waiters are
-	 * woken. A holder in this JVM finds its lock lost at its next renewal or unlock.
-	 * Logged at WARN.
-	 * @param key the lock's key, without the registry's prefix
-	 * @return whether a lock key was there to delete
-	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be used, or the
-	 * lock's fencing counter key holds something else (nothing is changed then)
-	 */
-	public boolean forceRelease(String key) {
-		LockKey lock = LockKey.of(this.settings.keyPrefix(), checkKey(key));
-		List<?> reply = RedisCall.list(lock,
-				RedisCall.run(lock, "force-release",
-						() -> this.redis.execute(LockScripts.FORCE_RELEASE, List.of(lock.redisKey(), lock.fenceKey()),
-								Long.toString(FENCE_RETENTION.toMillis()), this.settings.releaseChannel())));
-		long status = RedisCall.longAt(lock, reply, 0);
-		if (status < 0) {
-			throw RedisCall.notFenceCounter(lock, RedisCall.stringAt(lock, reply, 1));
-		}
-		boolean deleted = status == 1;
-		KeyStates.KeyState state = this.states.find(lock.redisKey());
-		if (state != null) {
-			for (KeyStates.Hold hold : state.holds()) {
-				if (hold.markLost(LockLostEvent.Reason.FORCE_RELEASED)) {
-					if (hold.interruptOnLoss()) {
-						hold.thread.interrupt();
-					}
-					this.events.lockLost(new LockLostEvent(key, hold.name, LockLostEvent.Reason.FORCE_RELEASED,
-							hold.thread.getName(), hold.lease().fencingToken(), Instant.now()));
-				}
-			}
-			state.holdChanged();
-		}
-		logger.warn("Lock '" + key + "' (Redis key '" + lock.redisKey() + "') was force-released"
-				+ (deleted ? "" : ", but nobody held it") + "; fencing tokens now start above "
-				+ RedisCall.longAt(lock, reply, 1));
-		return deleted;
+	LockEngine engine() {
+		return this.engine;
 	}
 
 	/**
@@ -414,7 +248,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return the number of keys
 	 */
 	int localKeyCount() {
-		return this.states.size();
+		return this.engine.stats().localKeys();
 	}
 
 	/**
@@ -424,11 +258,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.closed = true;
-		this.messages.close();
-		this.renewer.close();
-		this.renewalEvents.close();
-		this.runner.close();
+		this.engine.close();
+		this.gateway.close();
 	}
 
 	@Override

@@ -19,6 +19,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.setnxlock.LeaseLimits;
+import io.github.setnxlock.redis.gateway.LockKey;
+
 /**
  * How a {@link SetnxLockRegistry} behaves. Immutable; build one with {@link #builder()}.
  * <p>
@@ -28,12 +31,6 @@ import java.util.Objects;
  * @author setnx-lock authors
  */
 public final class SetnxLockSettings {
-
-	/**
-	 * The longest lease accepted: long leases only make a dead holder block others
-	 * longer.
-	 */
-	public static final Duration MAX_LEASE = Duration.ofDays(365);
 
 	private final String keyPrefix;
 
@@ -343,7 +340,7 @@ public final class SetnxLockSettings {
 		 * @return this builder
 		 */
 		public Builder maxHold(Duration maxHold) {
-			this.maxHold = (maxHold != null) ? checkLease("maxHold", maxHold) : null;
+			this.maxHold = (maxHold != null) ? LeaseLimits.check("maxHold", maxHold) : null;
 			return this;
 		}
 
@@ -375,7 +372,7 @@ public final class SetnxLockSettings {
 		 * @return this builder
 		 */
 		public Builder leaseTime(Duration leaseTime) {
-			this.leaseTime = checkLease("leaseTime", leaseTime);
+			this.leaseTime = LeaseLimits.check("leaseTime", leaseTime);
 			return this;
 		}
 
@@ -418,22 +415,6 @@ public final class SetnxLockSettings {
 			return new SetnxLockSettings(this);
 		}
 
-	}
-
-	static Duration checkLease(String name, Duration lease) {
-		if (lease == null) {
-			throw new IllegalArgumentException(name + " must not be null");
-		}
-		if (lease.isNegative() || lease.isZero()) {
-			throw new IllegalArgumentException(name + " must be positive, but was " + lease);
-		}
-		if (lease.compareTo(MAX_LEASE) > 0) {
-			throw new IllegalArgumentException(name + " must be at most " + MAX_LEASE + ", but was " + lease);
-		}
-		if (lease.toMillis() == 0) {
-			throw new IllegalArgumentException(name + " must be at least 1ms, but was " + lease);
-		}
-		return lease;
 	}
 
 }

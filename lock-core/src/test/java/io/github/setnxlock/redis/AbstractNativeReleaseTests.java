@@ -22,6 +22,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.setnxlock.redis.gateway.LockScripts;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
@@ -239,7 +240,7 @@ abstract class AbstractNativeReleaseTests {
 
 	static boolean releaseScriptLoaded(RedisServer server) {
 		return Long.valueOf(1)
-			.equals(((List<?>) server.execute("SCRIPT", "EXISTS", LockScripts.TOKEN_RELEASE.getSha1())).get(0));
+			.equals(((List<?>) server.execute("SCRIPT", "EXISTS", LockScripts.TOKEN_RELEASE.sha1())).get(0));
 	}
 
 }

@@ -85,7 +85,7 @@ class BoundedMemoryTests {
 			System.out.printf("%s: %d one-off keys taken and released in %s%n", protocol, keys,
 					Duration.ofNanos(System.nanoTime() - start));
 			assertThat(client.registry.localKeyCount()).isZero();
-			assertThat(client.registry.renewer.size()).isZero();
+			assertThat(client.registry.engine().stats().renewing()).isZero();
 			// Only the fencing counters stay, one per key, and each of them expires.
 			assertThat(server.execute("DBSIZE")).isEqualTo((long) keys);
 			for (int i = 0; i < 100; i++) {

@@ -102,7 +102,7 @@ class ClusterFailoverTests {
 			assertThat(first.tryLock(Duration.ofSeconds(10))).isTrue();
 			assertThat(waiter.obtain("first").tryLock(Duration.ofMillis(300))).isFalse();
 			first.unlock();
-			await().atMost(Duration.ofSeconds(10)).until(() -> waiter.messages.listening());
+			await().atMost(Duration.ofSeconds(10)).until(() -> waiter.engine().stats().listening());
 			await().atMost(Duration.ofSeconds(10)).until(() -> subscriber(settings) != null);
 			// The subscription sits on a primary or on a replica; either way its node
 			// crashes, and so does the primary of the lock key, which may be the same
@@ -131,8 +131,9 @@ class ClusterFailoverTests {
 
 			assertThat(promoted.execute("EXISTS", "lock:" + key)).as("the lock key on the promoted replica")
 				.isEqualTo(1L);
-			long renewals = holder.renewer.renewals();
-			await("a renewal on the promoted replica").atMost(LEASE).until(() -> holder.renewer.renewals() > renewals);
+			long renewals = holder.engine().stats().renewals();
+			await("a renewal on the promoted replica").atMost(LEASE)
+				.until(() -> holder.engine().stats().renewals() > renewals);
 			assertThat(lock.isHeldByCurrentThread()).isTrue();
 			await("the waiter subscribed again").atMost(Duration.ofSeconds(30))
 				.until(() -> subscriber(settings) != null);

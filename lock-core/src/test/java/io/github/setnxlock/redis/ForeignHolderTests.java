@@ -62,8 +62,8 @@ class ForeignHolderTests {
 		ExecutorService threads = Executors.newSingleThreadExecutor();
 		try (TestClient client = new TestClient(server, SetnxLockSettings.defaults())) {
 			// Subscribed first, so the waiter relies on release messages where it can.
-			client.registry.messages.isListening();
-			await().atMost(Duration.ofSeconds(10)).until(() -> client.registry.messages.listening());
+			client.registry.engine().stats().subscribeAndCheck();
+			await().atMost(Duration.ofSeconds(10)).until(() -> client.registry.engine().stats().listening());
 			String foreign = UUID.randomUUID().toString().replace("-", "");
 			assertThat(server.execute("SET", "lock:foreign", foreign, "NX", "PX", "20000")).isEqualTo("OK");
 			Future<Long> waiting = threads

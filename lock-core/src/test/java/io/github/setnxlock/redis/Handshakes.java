@@ -20,6 +20,8 @@ import java.time.Duration;
 
 import static org.awaitility.Awaitility.await;
 
+import io.github.setnxlock.redis.engine.KeyState;
+
 /**
  * Handshakes that let a test act once another thread has reached the point it tests,
  * instead of sleeping and hoping it has.
@@ -42,7 +44,7 @@ final class Handshakes {
 		await("a waiter parked on " + redisKey).atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(1))
 			.until(() -> {
-				KeyStates.KeyState state = registry.states.find(redisKey);
+				KeyState state = registry.engine().stats().keyState(redisKey);
 				return state != null && state.releaseWaiters() > 0;
 			});
 	}

@@ -50,7 +50,8 @@ public final class HoldUntilKilled {
 		System.out.flush();
 		while (true) {
 			Thread.sleep(250);
-			System.out.println("renewals " + registry.renewer.renewals() + ", held " + lock.isHeldByCurrentThread());
+			System.out
+				.println("renewals " + registry.engine().stats().renewals() + ", held " + lock.isHeldByCurrentThread());
 		}
 	}
 

@@ -27,6 +27,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
@@ -105,8 +107,7 @@ class HostileInputTests {
 			.withMessageStartingWith("leaseTime must be positive");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.leaseTime(Duration.ofNanos(999_999)))
 			.withMessage("leaseTime must be at least 1ms, but was PT0.000999999S");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> builder.leaseTime(SetnxLockSettings.MAX_LEASE.plusNanos(1)))
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.leaseTime(LeaseLimits.MAX.plusNanos(1)))
 			.withMessageStartingWith("leaseTime must be at most PT8760H");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.leaseTime(Duration.ofSeconds(Long.MAX_VALUE)))
 			.withMessageStartingWith("leaseTime must be at most");
@@ -114,7 +115,7 @@ class HostileInputTests {
 			.withMessage("maxHold must be positive, but was PT0S");
 		assertThatIllegalArgumentException().isThrownBy(() -> builder.maxHold(Duration.ofMillis(-1)))
 			.withMessageStartingWith("maxHold must be positive");
-		assertThatIllegalArgumentException().isThrownBy(() -> builder.maxHold(SetnxLockSettings.MAX_LEASE.plusDays(1)))
+		assertThatIllegalArgumentException().isThrownBy(() -> builder.maxHold(LeaseLimits.MAX.plusDays(1)))
 			.withMessageStartingWith("maxHold must be at most");
 		assertThatNullPointerException().isThrownBy(() -> builder.keyPrefix(null))
 			.withMessage("keyPrefix must not be null");
@@ -152,12 +153,12 @@ class HostileInputTests {
 		assertThat(shortest.maxHold()).isEqualTo(Duration.ofMillis(1));
 		assertThat(shortest.keyPrefix()).isEmpty();
 		SetnxLockSettings longest = shortest.toBuilder()
-			.leaseTime(SetnxLockSettings.MAX_LEASE)
-			.maxHold(SetnxLockSettings.MAX_LEASE)
+			.leaseTime(LeaseLimits.MAX)
+			.maxHold(LeaseLimits.MAX)
 			.keyPrefix("锁 {app}\n:")
 			.build();
-		assertThat(longest.leaseTime()).isEqualTo(SetnxLockSettings.MAX_LEASE);
-		assertThat(longest.maxHold()).isEqualTo(SetnxLockSettings.MAX_LEASE);
+		assertThat(longest.leaseTime()).isEqualTo(LeaseLimits.MAX);
+		assertThat(longest.maxHold()).isEqualTo(LeaseLimits.MAX);
 		assertThat(longest.keyPrefix()).isEqualTo("锁 {app}\n:");
 		assertThat(longest.toBuilder().maxHold(null).build().maxHold()).isNull();
 	}
@@ -167,10 +168,10 @@ class HostileInputTests {
 	void theLongestLeaseIsHeldAsAsked(LockProtocol protocol) throws InterruptedException {
 		TestClient client = client(settings(protocol));
 		LeasedLock lock = client.registry.obtain("year");
-		assertThat(lock.tryLock(Duration.ZERO, SetnxLockSettings.MAX_LEASE)).isTrue();
+		assertThat(lock.tryLock(Duration.ZERO, LeaseLimits.MAX)).isTrue();
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
 		long ttl = (Long) redis.server().execute("PTTL", "lock:year");
-		assertThat(Duration.ofMillis(ttl)).isGreaterThan(SetnxLockSettings.MAX_LEASE.minusMinutes(1));
+		assertThat(Duration.ofMillis(ttl)).isGreaterThan(LeaseLimits.MAX.minusMinutes(1));
 		lock.unlock();
 		assertThat(exists("lock:year")).isFalse();
 	}
@@ -200,9 +201,9 @@ class HostileInputTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> registry.obtain("end\uD83D"))
 			.withMessageContaining("lone surrogate at index 3");
 		for (String blank : new String[] { null, "", "\n" }) {
-			assertThatIllegalArgumentException().isThrownBy(() -> registry.inspect(blank))
+			assertThatIllegalArgumentException().isThrownBy(() -> registry.operations().inspect(blank))
 				.withMessageStartingWith("Lock key must not be");
-			assertThatIllegalArgumentException().isThrownBy(() -> registry.forceRelease(blank))
+			assertThatIllegalArgumentException().isThrownBy(() -> registry.operations().forceRelease(blank))
 				.withMessageStartingWith("Lock key must not be");
 		}
 		LeasedLock lock = registry.obtain("arguments");
@@ -214,7 +215,7 @@ class HostileInputTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> lock.tryLock(Duration.ZERO, null))
 			.withMessage("lease must not be null");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> lock.tryLock(Duration.ZERO, SetnxLockSettings.MAX_LEASE.plusMillis(1)))
+			.isThrownBy(() -> lock.tryLock(Duration.ZERO, LeaseLimits.MAX.plusMillis(1)))
 			.withMessageStartingWith("lease must be at most");
 		assertThatNullPointerException().isThrownBy(() -> lock.tryLock(1, null)).withMessage("unit must not be null");
 		assertThat(redis.server().execute("DBSIZE")).isEqualTo(0L);
@@ -226,8 +227,7 @@ class HostileInputTests {
 			.withMessageStartingWith("keep must be positive");
 		assertThatIllegalArgumentException().isThrownBy(() -> lock.unlockKeepingFor(Duration.ofNanos(1)))
 			.withMessageStartingWith("keep must be at least 1ms");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> lock.unlockKeepingFor(SetnxLockSettings.MAX_LEASE.plusSeconds(1)))
+		assertThatIllegalArgumentException().isThrownBy(() -> lock.unlockKeepingFor(LeaseLimits.MAX.plusSeconds(1)))
 			.withMessageStartingWith("keep must be at most");
 		// A rejected argument changes nothing: the hold is still there to release.
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
@@ -242,7 +242,7 @@ class HostileInputTests {
 		LeasedLock lock = client.registry.obtain("forever");
 		assertThat(lock.tryLock(Duration.ofSeconds(Long.MAX_VALUE))).isTrue();
 		assertThat(lock.tryLock(Long.MAX_VALUE, TimeUnit.DAYS)).isTrue();
-		assertThat(lock.tryLock(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999), SetnxLockSettings.MAX_LEASE)).isTrue();
+		assertThat(lock.tryLock(Duration.ofSeconds(Long.MAX_VALUE, 999_999_999), LeaseLimits.MAX)).isTrue();
 		CountDownLatch waiting = new CountDownLatch(1);
 		// Nanosecond deadlines of such waits overflow; they must not end the wait at
 		// once.
@@ -271,7 +271,7 @@ class HostileInputTests {
 			assertThat(lock.tryLock()).isFalse();
 			assertThat(lock.tryLock(Duration.ofMillis(200))).isFalse();
 			assertThat(lock.isLocked()).isTrue();
-			assertThat(client.registry.inspect("foreign").held()).isTrue();
+			assertThat(client.registry.operations().inspect("foreign").held()).isTrue();
 			assertThat(get(client, "lock:foreign")).isEqualTo(value);
 			// A holder without an expiry holds until it deletes the key: we add none.
 			assertThat(redis.server().execute("PTTL", "lock:foreign")).isEqualTo(-1L);
@@ -354,7 +354,8 @@ class HostileInputTests {
 			.withMessageContaining("Fencing counter key '{lock:fenced}:fence' of lock 'fenced'")
 			.withMessageContaining("not a fencing counter that a next token can follow")
 			.satisfies((ex) -> assertThat(ex.getKey()).isEqualTo("fenced"));
-		assertThatExceptionOfType(LockAccessException.class).isThrownBy(() -> client.registry.forceRelease("fenced"))
+		assertThatExceptionOfType(LockAccessException.class)
+			.isThrownBy(() -> client.registry.operations().forceRelease("fenced"))
 			.withMessageContaining("'{lock:fenced}:fence'");
 		assertThat(exists("lock:fenced")).isFalse();
 		assertThat(get(client, "{lock:fenced}:fence")).isEqualTo(value);
@@ -468,7 +469,7 @@ class HostileInputTests {
 			assertThat(lock.key()).isEqualTo(key);
 			assertThat(exists(settings.keyPrefix() + key)).as(shown).isTrue();
 			assertThat(exists(keys.fenceKey())).as(shown).isTrue();
-			assertThat(holder.registry.inspect(key).held()).as(shown).isTrue();
+			assertThat(holder.registry.operations().inspect(key).held()).as(shown).isTrue();
 			CountDownLatch refused = new CountDownLatch(1);
 			Future<Boolean> waiter = this.threads.submit(() -> {
 				LeasedLock other = contender.registry.obtain(key);

@@ -93,10 +93,10 @@ class LeaseRenewalTests {
 		assertThat(lock.fencingToken()).isEqualTo(token);
 		// Three renewals a lease are due; two a lease at least show it is the watchdog,
 		// not one long first lease, that kept the lock.
-		assertThat(holder.renewer.renewals()).isGreaterThanOrEqualTo(10);
+		assertThat(holder.engine().stats().renewals()).isGreaterThanOrEqualTo(10);
 		lock.unlock();
 		assertThat(this.lost).isEmpty();
-		assertThat(holder.renewer.size()).isZero();
+		assertThat(holder.engine().stats().renewing()).isZero();
 	}
 
 	@ParameterizedTest
@@ -124,7 +124,7 @@ class LeaseRenewalTests {
 		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
 		LeasedLock lock = holder.obtain("explicit");
 		assertThat(lock.tryLock(Duration.ZERO, LEASE)).isTrue();
-		assertThat(holder.renewer.size()).isZero();
+		assertThat(holder.engine().stats().renewing()).isZero();
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock)
 			.withMessageContaining("its lease of");
@@ -141,7 +141,7 @@ class LeaseRenewalTests {
 		LeasedLock lock = holder.obtain("capped", "capped-work");
 		lock.lock();
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !lock.isHeldByCurrentThread());
-		assertThat(holder.renewer.renewals()).isPositive();
+		assertThat(holder.engine().stats().renewals()).isPositive();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
 		assertThat(awaitLost()).singleElement().satisfies((event) -> {
 			assertThat(event.reason()).isEqualTo(LockLostEvent.Reason.LEASE_ENDED);
@@ -250,9 +250,9 @@ class LeaseRenewalTests {
 			lock.lock();
 			locks.add(lock);
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> holder.renewer.renewals() >= 3L * holds);
-		long batches = holder.renewer.batches();
-		long renewals = holder.renewer.renewals();
+		await().atMost(Duration.ofSeconds(10)).until(() -> holder.engine().stats().renewals() >= 3L * holds);
+		long batches = holder.engine().stats().renewalBatches();
+		long renewals = holder.engine().stats().renewals();
 		assertThat(renewals / batches).as("renewals per round trip").isGreaterThanOrEqualTo(holds / 2);
 		locks.forEach(LeasedLock::unlock);
 		assertThat(this.lost).isEmpty();
@@ -267,8 +267,8 @@ class LeaseRenewalTests {
 		lock.lock();
 		server.restart();
 		// The restarted Redis has the key but not the scripts: renewals load them again.
-		long renewed = holder.renewer.renewals();
-		await().atMost(Duration.ofSeconds(10)).until(() -> holder.renewer.renewals() >= renewed + 3);
+		long renewed = holder.engine().stats().renewals();
+		await().atMost(Duration.ofSeconds(10)).until(() -> holder.engine().stats().renewals() >= renewed + 3);
 		assertThat(lock.isHeldByCurrentThread()).isTrue();
 		lock.unlock();
 		assertThat(this.lost).isEmpty();
@@ -340,7 +340,7 @@ class LeaseRenewalTests {
 		LeasedLock lock = holder.registry.obtain("orphan");
 		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(lock::tryLock);
 		lock.unlock();
-		assertThat(holder.registry.renewer.size()).isZero();
+		assertThat(holder.registry.engine().stats().renewing()).isZero();
 		assertThat(holder.registry.localKeyCount()).isZero();
 	}
 
@@ -351,11 +351,11 @@ class LeaseRenewalTests {
 		SetnxLockRegistry holder = client(server, settings(protocol)).registry;
 		LeasedLock lock = holder.obtain("asked-often");
 		lock.lock();
-		int before = holder.renewer.scheduledTasks();
+		int before = holder.engine().stats().scheduledTasks();
 		for (int i = 0; i < 1000; i++) {
 			lock.interruptOnLoss();
 		}
-		assertThat(holder.renewer.scheduledTasks()).isLessThanOrEqualTo(before + 1);
+		assertThat(holder.engine().stats().scheduledTasks()).isLessThanOrEqualTo(before + 1);
 		lock.unlock();
 		assertThat(Thread.interrupted()).isFalse();
 	}

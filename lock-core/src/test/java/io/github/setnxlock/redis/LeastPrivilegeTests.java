@@ -26,6 +26,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import io.github.setnxlock.redis.gateway.LockScripts;
+import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
@@ -111,24 +114,23 @@ class LeastPrivilegeTests {
 			throws Exception {
 		// Renewed every half second: long enough to survive a busy machine's delays.
 		TestClient client = userWithout(null, settings.toBuilder().leaseTime(Duration.ofMillis(1500)).build());
-		Map<String, Object> health = client.registry.checkHealth();
+		Map<String, Object> health = client.registry.operations().checkHealth();
 		assertThat(health).containsEntry("scripts", LockScripts.ALL.size());
-		assertThat(redis.server().execute("SCRIPT", "EXISTS", LockScripts.TOKEN_ACQUIRE.getSha1()))
-			.isEqualTo(List.of(1L));
+		assertThat(redis.server().execute("SCRIPT", "EXISTS", LockScripts.TOKEN_ACQUIRE.sha1())).isEqualTo(List.of(1L));
 		LeasedLock first = client.registry.obtain("first");
 		LeasedLock second = client.registry.obtain("second");
 		first.lock();
 		second.lock();
 		// Forgotten scripts make the renewal pipeline load its script before it resends.
 		redis.server().execute("SCRIPT", "FLUSH");
-		long renewals = client.registry.renewer.renewals();
+		long renewals = client.registry.engine().stats().renewals();
 		await("both holds renewed after the flush").atMost(Duration.ofSeconds(10))
-			.until(() -> client.registry.renewer.renewals() >= renewals + 2);
+			.until(() -> client.registry.engine().stats().renewals() >= renewals + 2);
 		assertThat(first.isHeldByCurrentThread()).isTrue();
 		assertThat(second.isHeldByCurrentThread()).isTrue();
 		assertThat(first.isLocked()).isTrue();
-		assertThat(client.registry.inspect("first").held()).isTrue();
-		assertThat(client.registry.inspect("nobody").held()).isFalse();
+		assertThat(client.registry.operations().inspect("first").held()).isTrue();
+		assertThat(client.registry.operations().inspect("nobody").held()).isFalse();
 		TestClient other = user(settings);
 		Future<Boolean> waiter = this.threads.submit(() -> {
 			LeasedLock lock = other.registry.obtain("first");
@@ -137,7 +139,7 @@ class LeastPrivilegeTests {
 			return acquired;
 		});
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> "listening".equals(other.registry.checkHealth().get("releaseMessages")));
+			.until(() -> "listening".equals(other.registry.operations().checkHealth().get("releaseMessages")));
 		Handshakes.awaitWaiterOnRedis(other.registry, "lock:first");
 		first.unlockKeepingFor(Duration.ofMillis(200));
 		assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
@@ -156,7 +158,7 @@ class LeastPrivilegeTests {
 		}
 		third.unlock();
 		assertThat(awaited.get(10, TimeUnit.SECONDS)).isTrue();
-		assertThat(client.registry.forceRelease("second")).isTrue();
+		assertThat(client.registry.operations().forceRelease("second")).isTrue();
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(second::unlock);
 		for (TestClient each : this.clients) {
 			each.close();
@@ -254,7 +256,7 @@ class LeastPrivilegeTests {
 		}
 		long start = System.nanoTime();
 		if (use == Use.HEALTH) {
-			assertThatExceptionOfType(DataAccessException.class).isThrownBy(client.registry::checkHealth)
+			assertThatExceptionOfType(DataAccessException.class).isThrownBy(client.registry.operations()::checkHealth)
 				.satisfies((ex) -> assertThat(RedisCall.describe(ex)).contains("NOPERM"));
 		}
 		else {
@@ -284,7 +286,7 @@ class LeastPrivilegeTests {
 
 	static Stream<Arguments> subscriptionRights() {
 		return Stream.of(Arguments.of("+subscribe", TOKEN), Arguments.of("+psubscribe", NOTIFIED),
-				Arguments.of("&" + SetnxLockRegistry.keyspacePattern("lock:"), NOTIFIED));
+				Arguments.of("&" + RedisGateway.keyspacePattern("lock:"), NOTIFIED));
 	}
 
 	@ParameterizedTest(name = "without {0}")
@@ -307,7 +309,7 @@ class LeastPrivilegeTests {
 		// The subscription, made on the first wait, is refused: Spring Data Redis logs it
 		// at ERROR, the health check shows it, and waiters re-check on a short backoff.
 		await().atMost(Duration.ofSeconds(10)).until(() -> !LeastPrivilegeUser.refusals(redis.server()).isEmpty());
-		assertThat(waiter.registry.checkHealth()).containsEntry("releaseMessages", "not listening");
+		assertThat(waiter.registry.operations().checkHealth()).containsEntry("releaseMessages", "not listening");
 		lock.unlock();
 		assertThat(acquired.get(10, TimeUnit.SECONDS)).isTrue();
 	}
@@ -331,7 +333,7 @@ class LeastPrivilegeTests {
 		// The first wait subscribes.
 		assertThat(busy.tryLock(Duration.ofMillis(200))).isFalse();
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> "listening".equals(client.registry.checkHealth().get("releaseMessages")));
+			.until(() -> "listening".equals(client.registry.operations().checkHealth().get("releaseMessages")));
 		long start = System.nanoTime();
 		client.close();
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));

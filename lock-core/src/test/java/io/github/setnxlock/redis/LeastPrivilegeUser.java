@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 
@@ -71,7 +72,7 @@ final class LeastPrivilegeUser {
 		rules.add("&" + globEscaped(settings.releaseChannel()));
 		if (settings.keyspaceNotifications()) {
 			// A pattern subscription is allowed only for the very same pattern.
-			rules.add("&" + SetnxLockRegistry.keyspacePattern(settings.keyPrefix()));
+			rules.add("&" + RedisGateway.keyspacePattern(settings.keyPrefix()));
 		}
 		return rules;
 	}

@@ -214,7 +214,7 @@ class ReleaseMessageTests {
 		held.unlock();
 		// Woken when the subscription comes back, or by the end of the holder's lease.
 		assertThat(waiting.get(15, TimeUnit.SECONDS)).isTrue();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.waiter.registry.messages.isListening());
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.waiter.registry.engine().stats().subscribeAndCheck());
 	}
 
 	@ParameterizedTest
@@ -291,11 +291,11 @@ class ReleaseMessageTests {
 			held.lock();
 			LeasedLock lock = waiter.registry.obtain("timestamp");
 			assertThat(lock.tryLock()).isFalse();
-			assertThat(waiter.registry.messages.listening()).isFalse();
+			assertThat(waiter.registry.engine().stats().listening()).isFalse();
 			// A lone waiter, with no local handoff: its re-checks go on, and releases
 			// wake it too.
 			assertThat(lock.tryLock(Duration.ofMillis(200))).isFalse();
-			await().atMost(Duration.ofSeconds(10)).until(() -> waiter.registry.messages.listening());
+			await().atMost(Duration.ofSeconds(10)).until(() -> waiter.registry.engine().stats().listening());
 			held.unlock();
 		}
 	}
@@ -305,7 +305,7 @@ class ReleaseMessageTests {
 		TestClient stalled = new TestClient(this.server, SetnxLockSettings.defaults());
 		this.server.pause();
 		try {
-			assertThat(stalled.registry.messages.isListening()).isFalse();
+			assertThat(stalled.registry.engine().stats().subscribeAndCheck()).isFalse();
 			Thread.sleep(300);
 			long start = System.nanoTime();
 			stalled.close();
@@ -318,7 +318,7 @@ class ReleaseMessageTests {
 	}
 
 	private static void subscribed(TestClient client) {
-		await().atMost(Duration.ofSeconds(10)).until(() -> client.registry.messages.isListening());
+		await().atMost(Duration.ofSeconds(10)).until(() -> client.registry.engine().stats().subscribeAndCheck());
 	}
 
 	private long acquireCalls() {

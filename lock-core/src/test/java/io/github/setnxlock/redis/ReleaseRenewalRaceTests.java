@@ -121,7 +121,7 @@ class ReleaseRenewalRaceTests {
 			}
 			assertThat(outlived).as("keys a late renewal brought back").isEmpty();
 			assertThat(lost).as("holds reported lost").isEmpty();
-			assertThat(client.registry.renewer.renewals()).as("renewals sent").isPositive();
+			assertThat(client.registry.engine().stats().renewals()).as("renewals sent").isPositive();
 		}
 		finally {
 			pool.shutdownNow();

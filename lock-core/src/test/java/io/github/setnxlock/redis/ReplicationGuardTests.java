@@ -18,6 +18,7 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 
+import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.test.RedisReplicaSet;

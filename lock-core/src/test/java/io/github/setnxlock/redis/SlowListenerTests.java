@@ -88,14 +88,15 @@ class SlowListenerTests {
 			Future<Boolean> victim = holders.submit(() -> hold(client.registry.obtain("victim"), release));
 			holders.submit(() -> hold(client.registry.obtain("doomed"), release));
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> client.registry.states.find("lock:victim") != null
-						&& client.registry.states.find("lock:doomed") != null && client.registry.renewer.size() == 2);
+				.until(() -> client.registry.engine().stats().keyState("lock:victim") != null
+						&& client.registry.engine().stats().keyState("lock:doomed") != null
+						&& client.registry.engine().stats().renewing() == 2);
 			// Forgotten by Redis: the next renewal of 'doomed' is answered "not ours".
 			server.execute("DEL", "lock:doomed");
 			assertThat(entered.await(10, TimeUnit.SECONDS)).as("the listener heard of the loss").isTrue();
-			long renewals = client.registry.renewer.renewals();
+			long renewals = client.registry.engine().stats().renewals();
 			await("renewals of 'victim' while the listener blocks").atMost(Duration.ofSeconds(5))
-				.until(() -> client.registry.renewer.renewals() >= renewals + 6);
+				.until(() -> client.registry.engine().stats().renewals() >= renewals + 6);
 			assertThat(other.registry.obtain("victim").tryLock()).as("'victim' out of another client's reach")
 				.isFalse();
 			assertThat(heardOn).singleElement().asString().startsWith("doomed on ").doesNotContain("renewal");

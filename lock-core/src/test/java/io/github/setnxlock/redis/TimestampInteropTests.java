@@ -94,7 +94,7 @@ class TimestampInteropTests {
 		redis.server().execute("CONFIG", "SET", "notify-keyspace-events", "Kg");
 		try (TestClient notified = new TestClient(redis.server(),
 				this.ours.registry.getSettings().toBuilder().keyspaceNotifications(true).build())) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> notified.registry.messages.isListening());
+			await().atMost(Duration.ofSeconds(10)).until(() -> notified.registry.engine().stats().subscribeAndCheck());
 			double registryShare = contend(notified, "with keyspace notifications");
 			// Woken by the notification of each DEL.
 			assertThat(registryShare).as("share of entries by the registry").isGreaterThanOrEqualTo(0.2);

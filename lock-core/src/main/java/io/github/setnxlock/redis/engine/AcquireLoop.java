@@ -1,0 +1,212 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.ReleaseSubscription;
+import io.github.setnxlock.redis.protocol.Attempt;
+import io.github.setnxlock.redis.protocol.LockCommands;
+
+/**
+ * Repeats acquisition attempts against Redis until one succeeds or the wait ends.
+ * <p>
+ * Between attempts it waits for the key's release message (see
+ * {@link ReleaseSubscription}), and no longer than the holder's remaining lease, so a
+ * handoff takes one message and one attempt, with no polling. Where holders may not
+ * announce their releases (the timestamp protocol, shared with clients of the documented
+ * pattern; under the token protocol a holder that is not of this library, whose token
+ * cannot be marked), or while the subscription is not confirmed, it also re-checks after
+ * a short jittered backoff (2 ms doubling to 64 ms), so it finds the key free soon after
+ * such a holder releases it. An attempt that will wait marks the holder's token in Redis
+ * (token protocol), so the holder's release announces itself; a release that finds no
+ * mark sends no message. A thread that was handed the slot by a local release that was
+ * announced first waits a moment for that release's message, which waiters in other JVMs
+ * receive at the same time, so the JVM that released does not win every handoff.
+ * <p>
+ * Each attempt goes through the {@link io.github.setnxlock.redis.gateway.RedisGateway},
+ * and the caller waits for its answer only as long as its wait has left, so a wait with a
+ * time limit ends on time even when Redis stalls for longer than the client's command
+ * timeout, and an interrupt never cuts a command short. An attempt the caller stopped
+ * waiting for may still acquire the lock in Redis; it is then released at once, so no key
+ * is left behind. A wait that ends without any answer from Redis is a
+ * {@link LockAccessException} (Redis did not answer), not {@code false} (somebody holds
+ * the lock). Waits without a time limit, and single attempts, are bounded by the client's
+ * command timeout instead.
+ *
+ * @author setnx-lock authors
+ */
+final class AcquireLoop {
+
+	/** A wait without a time limit. */
+	static final long FOREVER = -1;
+
+	private static final Log logger = LogFactory.getLog(AcquireLoop.class);
+
+	/**
+	 * The longest a new slot owner waits for the release message of the release that
+	 * handed it the slot.
+	 */
+	static final long HANDOFF_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+	private final LockCommands commands;
+
+	private final ReleaseSubscription messages;
+
+	private final boolean holdersAnnounce;
+
+	/**
+	 * Create the loop.
+	 * @param commands the protocol
+	 * @param messages the release subscription
+	 */
+	AcquireLoop(LockCommands commands, ReleaseSubscription messages) {
+		this.commands = commands;
+		this.messages = messages;
+		// Holders of this library announce their releases when a waiter marked them
+		// (token
+		// protocol); if not (timestamp protocol, where clients of the documented pattern
+		// release with a plain DEL), waiters also re-check on a short backoff.
+		this.holdersAnnounce = commands.holdersAnnounce();
+	}
+
+	/**
+	 * Acquire the lock in Redis.
+	 * @param key the lock's keys
+	 * @param state the key's state in this JVM, whose slot the caller owns
+	 * @param ownerToken the token of this acquisition
+	 * @param lease the lease to ask for
+	 * @param startNanos when the caller's wait began
+	 * @param waitNanos how long the caller waits: {@link #FOREVER}, {@code 0} for one
+	 * attempt, or a positive time
+	 * @param interruptible whether an interrupt ends the wait; if not, the interrupt is
+	 * kept for the caller to see afterwards
+	 * @return the acquired attempt, or {@code null} when the wait ended first
+	 * @throws InterruptedException if interruptible and interrupted
+	 */
+	Attempt acquire(LockKey key, KeyState state, String ownerToken, Duration lease, long startNanos, long waitNanos,
+			boolean interruptible) throws InterruptedException {
+		long deadline = (waitNanos > 0) ? startNanos + waitNanos : Waits.NO_DEADLINE;
+		// Made on the first wait: most acquisitions never wait.
+		RetryBackoff backoff = null;
+		boolean answered = false;
+		boolean interrupted = false;
+		try {
+			long handoff = state.takeHandoff();
+			if (handoff != KeyState.NO_HANDOFF && this.messages.isListening()) {
+				interrupted |= state.releases.await(handoff, HANDOFF_WAIT_NANOS, interruptible);
+			}
+			while (true) {
+				if (deadline != Waits.NO_DEADLINE && deadline - System.nanoTime() <= 0) {
+					return null;
+				}
+				long generation = state.releases.generation();
+				CompletableFuture<Attempt> future = this.commands.acquire(key, ownerToken, lease, waitNanos != 0);
+				Attempt attempt = null;
+				while (attempt == null) {
+					try {
+						attempt = Waits.await(future, deadline);
+					}
+					catch (InterruptedException ex) {
+						if (interruptible) {
+							releaseWhenAcquired(key, future);
+							throw ex;
+						}
+						interrupted = true;
+					}
+					catch (TimeoutException ex) {
+						releaseWhenAcquired(key, future);
+						if (answered) {
+							// The lock was held when last asked: the wait ends as
+							// contention.
+							return null;
+						}
+						throw new LockAccessException(key.key(), "Redis did not answer within the wait for lock '"
+								+ key.key() + "' (Redis key '" + key.redisKey() + "')", ex);
+					}
+				}
+				if (attempt.acquired()) {
+					return attempt;
+				}
+				if (waitNanos == 0) {
+					return null;
+				}
+				answered = true;
+				long pause;
+				// Asked whatever the protocol, since asking subscribes on the first
+				// wait: timestamp waiters, who also re-check, are woken by release
+				// messages and keyspace notifications too.
+				boolean listening = this.messages.isListening();
+				if (this.holdersAnnounce && attempt.holderAnnounces() && attempt.holderTtlMillis() >= 0 && listening) {
+					// The release message wakes us; the holder's lease bounds the wait if
+					// it dies without one. A holder that will not announce (another
+					// client's token) is re-checked on the back-off below instead.
+					pause = TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);
+				}
+				else {
+					if (backoff == null) {
+						backoff = new RetryBackoff(this.holdersAnnounce ? RetryBackoff.MAX_PAUSE_NANOS
+								: RetryBackoff.SHORT_MAX_PAUSE_NANOS);
+					}
+					pause = backoff.nextPauseNanos(attempt.holderTtlMillis());
+				}
+				if (deadline != Waits.NO_DEADLINE) {
+					pause = Math.min(pause, deadline - System.nanoTime());
+				}
+				if (pause > 0) {
+					interrupted |= state.releases.await(generation, pause, interruptible);
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private static void abandoned(LockKey key, Throwable failure) {
+		// The key ends with its lease; nobody is waiting for this answer.
+		logger.debug("Could not release abandoned acquisition of lock '" + key.key() + "'", failure);
+	}
+
+	private void releaseWhenAcquired(LockKey key, CompletableFuture<Attempt> future) {
+		future.whenComplete((attempt, failure) -> {
+			if (attempt != null && attempt.acquired()) {
+				try {
+					this.commands.release(key, attempt.lease()).whenComplete((result, releaseFailure) -> {
+						if (releaseFailure != null) {
+							abandoned(key, releaseFailure);
+						}
+					});
+				}
+				catch (RuntimeException ex) {
+					abandoned(key, ex);
+				}
+			}
+		});
+	}
+
+}

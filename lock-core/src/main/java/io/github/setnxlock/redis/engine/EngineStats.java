@@ -1,0 +1,106 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import io.github.setnxlock.redis.gateway.ReleaseSubscription;
+
+/**
+ * What the engine counts, read locally without Redis: for the health details, and for
+ * tests that need a handshake with the engine's threads. Internal API.
+ *
+ * @author setnx-lock authors
+ */
+public final class EngineStats {
+
+	private final KeyStates states;
+
+	private final LeaseRenewer renewer;
+
+	private final ReleaseSubscription messages;
+
+	EngineStats(KeyStates states, LeaseRenewer renewer, ReleaseSubscription messages) {
+		this.states = states;
+		this.renewer = renewer;
+		this.messages = messages;
+	}
+
+	/**
+	 * Return how many keys the engine keeps state for: those some owner holds or waits
+	 * for.
+	 * @return the number of keys
+	 */
+	public int localKeys() {
+		return this.states.size();
+	}
+
+	/**
+	 * Return the state of a key, if some owner holds or waits for it.
+	 * @param redisKey the lock key in Redis
+	 * @return the state, or {@code null}
+	 */
+	public KeyState keyState(String redisKey) {
+		return this.states.find(redisKey);
+	}
+
+	/**
+	 * Return how many holds the renewer looks after.
+	 * @return the number of holds
+	 */
+	public int renewing() {
+		return this.renewer.size();
+	}
+
+	/**
+	 * Return how many leases were extended.
+	 * @return the number of renewals
+	 */
+	public long renewals() {
+		return this.renewer.renewals();
+	}
+
+	/**
+	 * Return how many batches of renewals were sent, one round trip each.
+	 * @return the number of batches
+	 */
+	public long renewalBatches() {
+		return this.renewer.batches();
+	}
+
+	/**
+	 * Return how many tasks wait on the renewal thread's schedule.
+	 * @return the number of tasks
+	 */
+	public int scheduledTasks() {
+		return this.renewer.scheduledTasks();
+	}
+
+	/**
+	 * Whether release messages are being received, without subscribing.
+	 * @return {@code true} while subscribed
+	 */
+	public boolean listening() {
+		return this.messages.listening();
+	}
+
+	/**
+	 * Whether release messages are being received, subscribing on the first call.
+	 * @return {@code true} while subscribed
+	 */
+	public boolean subscribeAndCheck() {
+		return this.messages.isListening();
+	}
+
+}

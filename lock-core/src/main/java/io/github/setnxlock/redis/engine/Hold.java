@@ -1,0 +1,272 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.micrometer.observation.Observation;
+
+import io.github.setnxlock.LockLostEvent;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.protocol.Lease;
+
+/**
+ * One holder's hold of a key. Internal API.
+ * <p>
+ * A hold is not bound to a thread: its owner is whatever acquired it (a thread for the
+ * {@link java.util.concurrent.locks.Lock} view), and whoever has the hold may release it
+ * through the {@link LockEngine}. Its lease is replaced by each renewal; the holder, the
+ * renewal thread and waiters of this JVM read it.
+ * <p>
+ * A hold ends once, one way or the other: its owner starts releasing it, or it is found
+ * lost. The two race (a renewal answer against a release), so the end is one
+ * compare-and-set: whoever wins decides whether a loss is reported and the loss action
+ * run, and the other side stands back.
+ *
+ * @author setnx-lock authors
+ */
+public final class Hold {
+
+	private static final int HELD = 0;
+
+	private static final int RELEASING = 1;
+
+	private static final LockLostEvent.Reason[] REASONS = LockLostEvent.Reason.values();
+
+	private final Object owner;
+
+	final LockKey key;
+
+	final String name;
+
+	final KeyState state;
+
+	final long acquiredNanos;
+
+	/**
+	 * Whether the engine renews this hold's lease (acquired without a lease of its own).
+	 */
+	final boolean renewed;
+
+	private volatile Lease lease;
+
+	/** {@link #HELD}, {@link #RELEASING}, or 2 + the ordinal of the loss reason. */
+	private final AtomicInteger end = new AtomicInteger(HELD);
+
+	/** Run once when the hold is found lost; set once, by the first request. */
+	private final AtomicReference<Runnable> onLoss = new AtomicReference<>();
+
+	/** How many times its owner took it: read and written by the owner only. */
+	private int count = 1;
+
+	/** Written by the renewal thread only. */
+	private volatile int renewals;
+
+	/** The observation of this hold, stopped when it ends. */
+	volatile Observation observation = Observation.NOOP;
+
+	Hold(Object owner, LockKey key, String name, KeyState state, Lease lease, boolean renewed) {
+		this.owner = owner;
+		this.key = key;
+		this.name = name;
+		this.state = state;
+		this.lease = lease;
+		this.renewed = renewed;
+		this.acquiredNanos = lease.sentNanos();
+	}
+
+	/**
+	 * Return the lock's key, without the prefix.
+	 * @return the key
+	 */
+	public String key() {
+		return this.key.key();
+	}
+
+	/**
+	 * Return the lock's logical name.
+	 * @return the name, empty when it has none
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the owner's name: a thread's name, for a hold of the thread-bound view.
+	 * @return the owner's name
+	 */
+	public String ownerName() {
+		return (this.owner instanceof Thread thread) ? thread.getName() : String.valueOf(this.owner);
+	}
+
+	/**
+	 * Whether the owner can still release the hold: a thread that died cannot.
+	 */
+	boolean ownerAlive() {
+		return !(this.owner instanceof Thread thread) || thread.isAlive();
+	}
+
+	Object owner() {
+		return this.owner;
+	}
+
+	/**
+	 * Return when the hold was acquired: when its acquisition was sent.
+	 * @return a {@link System#nanoTime()}
+	 */
+	public long acquiredNanos() {
+		return this.acquiredNanos;
+	}
+
+	/**
+	 * Return whether the engine renews the lease.
+	 * @return {@code true} for a hold taken without a lease of its own
+	 */
+	public boolean isRenewed() {
+		return this.renewed;
+	}
+
+	/**
+	 * Return the current lease.
+	 * @return the lease
+	 */
+	public Lease lease() {
+		return this.lease;
+	}
+
+	/**
+	 * Take a renewed lease, unless the hold has ended meanwhile or its deadline passed
+	 * before the answer came: once lost, a hold stays lost.
+	 * @param renewal the renewed lease
+	 * @return whether it was taken
+	 */
+	boolean renewed(Lease renewal) {
+		if (this.end.get() != HELD || this.lease.isExpired(System.nanoTime())) {
+			return false;
+		}
+		this.lease = renewal;
+		this.renewals++;
+		return true;
+	}
+
+	/**
+	 * Return how many times the lease was renewed.
+	 * @return the number of renewals
+	 */
+	public int renewals() {
+		return this.renewals;
+	}
+
+	/**
+	 * Whether the hold is lost at the given time: marked lost, or past its deadline.
+	 * @param nowNanos {@link System#nanoTime()}
+	 * @return whether it is lost
+	 */
+	public boolean isLost(long nowNanos) {
+		return this.end.get() > RELEASING || this.lease.isExpired(nowNanos);
+	}
+
+	/**
+	 * Whether the hold has ended: released or lost.
+	 */
+	boolean hasEnded() {
+		return this.end.get() != HELD;
+	}
+
+	/**
+	 * Mark the hold lost, if it has not ended yet, and run its loss action.
+	 * @param reason how it was lost
+	 * @return {@code true} for the first end, {@code false} if it was already releasing
+	 * or lost
+	 */
+	boolean markLost(LockLostEvent.Reason reason) {
+		if (!this.end.compareAndSet(HELD, RELEASING + 1 + reason.ordinal())) {
+			return false;
+		}
+		Runnable action = this.onLoss.get();
+		if (action != null) {
+			action.run();
+		}
+		return true;
+	}
+
+	/**
+	 * Start releasing the hold, if it has not ended yet.
+	 * @return {@code true} if the release wins, {@code false} if the hold was lost
+	 */
+	boolean beginRelease() {
+		return this.end.compareAndSet(HELD, RELEASING);
+	}
+
+	/**
+	 * Return how the hold was lost, if it was marked.
+	 * @return the reason, or {@code null}
+	 */
+	LockLostEvent.Reason lostReason() {
+		int state = this.end.get();
+		return (state > RELEASING) ? REASONS[state - RELEASING - 1] : null;
+	}
+
+	/**
+	 * Ask for an action when the hold is found lost (the thread-bound view interrupts its
+	 * thread).
+	 * @param action the action
+	 * @return {@code true} the first time it is asked
+	 */
+	boolean onLoss(Runnable action) {
+		return this.onLoss.compareAndSet(null, action);
+	}
+
+	/**
+	 * Return how many times the owner holds it.
+	 * @return the count
+	 */
+	public int holdCount() {
+		return this.count;
+	}
+
+	void enter() {
+		this.count++;
+	}
+
+	/**
+	 * Count one exit of a reentrant hold.
+	 * @return whether the owner still holds it afterwards
+	 */
+	boolean exit() {
+		return --this.count > 0;
+	}
+
+	/**
+	 * Return the exception that tells the owner the hold was lost, and how.
+	 * @param when when it was lost, as a phrase ("before unlock()")
+	 * @return the exception
+	 */
+	public LockLostException lostException(String when) {
+		LockLostEvent.Reason reason = lostReason();
+		Duration validity = Duration.ofMillis(this.lease.validityMillis());
+		String how = (reason == LockLostEvent.Reason.FORCE_RELEASED) ? "an operator released it by force"
+				: (reason == LockLostEvent.Reason.RENEWAL_REJECTED) ? "a renewal found it taken over or deleted"
+						: (reason == LockLostEvent.Reason.RENEWAL_FAILED)
+								? "renewals could not reach Redis before the lease of " + validity + " ended"
+								: "its lease of " + validity + " ended";
+		return new LockLostException(key(), "Lock '" + key() + "' was lost " + when + ": " + how);
+	}
+
+}

@@ -1,0 +1,81 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import io.github.setnxlock.observation.DefaultLockObservationConvention;
+import io.github.setnxlock.observation.LockObservationContext;
+import io.github.setnxlock.observation.LockObservationDocumentation;
+import io.github.setnxlock.redis.gateway.LockKey;
+
+/**
+ * Observes waits for locks and holds of them ({@link LockObservationDocumentation}), once
+ * an observation registry is set.
+ *
+ * @author setnx-lock authors
+ */
+final class HoldObservations {
+
+	private final String protocol;
+
+	private volatile ObservationRegistry registry = ObservationRegistry.NOOP;
+
+	HoldObservations(String protocol) {
+		this.protocol = protocol;
+	}
+
+	void setRegistry(ObservationRegistry registry) {
+		this.registry = registry;
+	}
+
+	Observation startWait(LockKey key, String name) {
+		return start(LockObservationDocumentation.WAIT, DefaultLockObservationConvention.forWaits(), key, name);
+	}
+
+	Observation startHold(LockKey key, String name) {
+		return start(LockObservationDocumentation.HOLD, DefaultLockObservationConvention.forHolds(), key, name);
+	}
+
+	/**
+	 * Start an observation; its context is only made when something observes.
+	 */
+	private Observation start(LockObservationDocumentation documentation, DefaultLockObservationConvention convention,
+			LockKey key, String name) {
+		ObservationRegistry observations = this.registry;
+		if (observations.isNoop()) {
+			// Nothing observes: skip making the context supplier on every call.
+			return Observation.NOOP;
+		}
+		return documentation
+			.observation(null, convention, () -> new LockObservationContext(key.key(), name, this.protocol),
+					observations)
+			.start();
+	}
+
+	static void stop(Hold hold, boolean lost) {
+		stop(hold.observation, lost ? "lost" : "released");
+	}
+
+	static void stop(Observation observation, String result) {
+		if (observation.getContext() instanceof LockObservationContext context) {
+			context.setResult(result);
+		}
+		observation.stop();
+	}
+
+}

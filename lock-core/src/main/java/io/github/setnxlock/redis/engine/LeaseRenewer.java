@@ -1,0 +1,282 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostEvent.Reason;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.protocol.Lease;
+import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.RenewalResult;
+
+/**
+ * The registry's watchdog: extends the leases of the holds taken without a lease of their
+ * own once a third of a lease has passed since it was last sent, in one pipelined round
+ * trip for all the holds whose leases are at least a sixth used, and finds out which
+ * holds are lost.
+ * <p>
+ * Its one thread never waits for Redis: it looks every sixth of a lease (and at once for
+ * a hold whose acquisition took so long that its lease is already due), hands a batch to
+ * the gateway ({@link RenewalBatches}), and goes on checking deadlines while the batch is
+ * out; only one batch is out at a time. A renewal answered "not ours" loses the hold at
+ * once. One that fails is tried again a twelfth of the lease later; an answer that comes
+ * after the holder's own deadline is ignored, and the hold is lost at that deadline. A
+ * hold that has lasted {@code maxHold} is no longer renewed and ends with its lease, and
+ * so does one whose thread died without releasing it (its state in this JVM is dropped).
+ * A lost hold is reported once, frees the key's slot for the other threads of this JVM,
+ * and interrupts its thread if asked to; holds that asked are also watched at their
+ * deadlines.
+ *
+ * @author setnx-lock authors
+ */
+final class LeaseRenewer implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(LeaseRenewer.class);
+
+	private final LockCommands commands;
+
+	private final Duration lease;
+
+	/** How old a lease may get before it is renewed: a third of it. */
+	private final long dueNanos;
+
+	/**
+	 * The tick: half of {@link #dueNanos}, so a lease is renewed before it is half used.
+	 */
+	private final long periodNanos;
+
+	private final Duration maxHold;
+
+	private final LockEvents events;
+
+	/**
+	 * The holds looked after: renewed ones, and explicit leases watched for dead owners.
+	 */
+	private final Set<Hold> watched = ConcurrentHashMap.newKeySet();
+
+	private final Consumer<Hold> abandoned;
+
+	final ScheduledThreadPoolExecutor scheduler;
+
+	private final RenewalBatches batches;
+
+	private volatile ScheduledFuture<?> ticks;
+
+	LeaseRenewer(LockCommands commands, Duration lease, Duration maxHold, LockEvents events, Consumer<Hold> abandoned) {
+		this.commands = commands;
+		this.abandoned = abandoned;
+		this.lease = lease;
+		this.dueNanos = Math.max(2, lease.toNanos() / 3);
+		this.periodNanos = this.dueNanos / 2;
+		this.maxHold = maxHold;
+		this.events = events;
+		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "setnx-lock-renewal");
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.scheduler.setRemoveOnCancelPolicy(true);
+		this.batches = new RenewalBatches(commands, lease, events, this);
+	}
+
+	/**
+	 * Look after a hold until it is released or lost: renew its lease if the engine
+	 * renews it, and in any case drop it when its owner dies without releasing it.
+	 * @param hold the hold
+	 */
+	void renew(Hold hold) {
+		this.watched.add(hold);
+		if (this.ticks == null) {
+			synchronized (this) {
+				if (this.ticks == null) {
+					this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.periodNanos, this.periodNanos,
+							TimeUnit.NANOSECONDS);
+				}
+			}
+		}
+		if (hold.renewed && System.nanoTime() - hold.lease().sentNanos() >= this.dueNanos) {
+			// A slow acquisition (a first connection, a busy server) used up much of the
+			// lease already: renew now rather than at the next tick.
+			this.scheduler.execute(this::tick);
+		}
+	}
+
+	/**
+	 * Stop renewing a hold that is being released, once a renewal of it that is out at
+	 * Redis has come back, so that the renewal cannot undo what the release writes; but
+	 * wait no longer than a deadline (the holder's own, for {@code unlock()}), past which
+	 * the hold is lost anyway.
+	 * @param hold the hold
+	 * @param deadlineNanos the {@link System#nanoTime()} to wait until at most
+	 */
+	void stop(Hold hold, long deadlineNanos) {
+		this.watched.remove(hold);
+		this.batches.awaitRenewalOf(hold, deadlineNanos);
+	}
+
+	/**
+	 * Run an action when the hold is lost, watching its deadline too.
+	 * @param hold the hold
+	 * @param action the action
+	 */
+	void onLoss(Hold hold, Runnable action) {
+		if (hold.onLoss(action)) {
+			watchDeadline(hold);
+		}
+	}
+
+	private void watchDeadline(Hold hold) {
+		long delay = hold.lease().deadlineNanos() - System.nanoTime();
+		this.scheduler.schedule(() -> {
+			if (hold.hasEnded()) {
+				return;
+			}
+			if (hold.isLost(System.nanoTime())) {
+				lost(hold, hold.renewed ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
+			}
+			else {
+				watchDeadline(hold);
+			}
+		}, Math.max(0, delay), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Return how many holds are being renewed.
+	 * @return the number of holds
+	 */
+	int size() {
+		return (int) this.watched.stream().filter((hold) -> hold.renewed).count();
+	}
+
+	/**
+	 * Return how many tasks wait on the renewal thread's schedule.
+	 * @return the number of tasks
+	 */
+	int scheduledTasks() {
+		return this.scheduler.getQueue().size();
+	}
+
+	/**
+	 * Return how many batches of renewals were sent, one round trip each.
+	 * @return the number of batches
+	 */
+	long batches() {
+		return this.batches.batches();
+	}
+
+	/**
+	 * Return how many leases were extended.
+	 * @return the number of renewals
+	 */
+	long renewals() {
+		return this.batches.renewals();
+	}
+
+	private void tick() {
+		try {
+			check();
+		}
+		catch (RuntimeException ex) {
+			// The schedule must survive anything, or held locks would silently expire.
+			logger.error("Lease renewal failed", ex);
+		}
+	}
+
+	private void check() {
+		long now = System.nanoTime();
+		List<Hold> batch = new ArrayList<>();
+		boolean due = false;
+		for (Hold hold : this.watched) {
+			if (hold.hasEnded()) {
+				this.watched.remove(hold);
+			}
+			else if (!hold.ownerAlive()) {
+				abandoned(hold);
+			}
+			else if (!hold.renewed) {
+				// An explicit lease: only watched for an owner that dies.
+			}
+			else if (hold.isLost(now)) {
+				lost(hold, Reason.RENEWAL_FAILED);
+			}
+			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
+				// Past the limit the hold ends with its lease; unlock() reports it.
+				this.watched.remove(hold);
+			}
+			else {
+				long age = now - hold.lease().sentNanos();
+				due |= age >= this.dueNanos;
+				// Leases a sixth used or more go along with the due ones, so that the
+				// holds of a registry share their round trips.
+				if (age >= this.periodNanos) {
+					batch.add(hold);
+				}
+			}
+		}
+		if (due && this.batches.isIdle()) {
+			this.batches.send(batch);
+		}
+	}
+
+	void retrySoon() {
+		this.scheduler.schedule(this::tick, Math.max(1, this.dueNanos / 4), TimeUnit.NANOSECONDS);
+	}
+
+	void lost(Hold hold, Reason reason) {
+		this.watched.remove(hold);
+		if (hold.markLost(reason)) {
+			hold.state.holdChanged();
+			this.events.lost(hold, reason);
+		}
+	}
+
+	/**
+	 * Stop looking after the hold of an owner that died without releasing it: the lock
+	 * ends with its lease.
+	 */
+	private void abandoned(Hold hold) {
+		this.watched.remove(hold);
+		if (hold.markLost(Reason.LEASE_ENDED)) {
+			logger.warn("Thread '" + hold.ownerName() + "' died holding lock '" + hold.key()
+					+ "'; the lock ends with its lease");
+			this.abandoned.accept(hold);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.scheduler.shutdownNow();
+	}
+
+}

@@ -1,0 +1,384 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockListener.Acquisition.Result;
+import io.github.setnxlock.LockLostEvent.Reason;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.gateway.ReleaseSubscription;
+import io.github.setnxlock.redis.protocol.Attempt;
+import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.ReleaseResult;
+
+/**
+ * The lock engine of one registry: per-key state in this JVM, holds, the acquire loop,
+ * renewal and events. Internal API: the registry's lock handles and the operator API are
+ * its only callers.
+ * <p>
+ * An acquisition first claims its key's slot in this JVM ({@link KeyState}), so the
+ * threads of one JVM settle among themselves and only one of them at a time goes to
+ * Redis; then the {@link AcquireLoop} asks the protocol until it wins or its wait ends. A
+ * win becomes a {@link Hold}, which the {@link LeaseRenewer} looks after, and which its
+ * owner gives back through {@link #release}: Redis first, then the slot, so a local
+ * waiter never finds the key still there. Listeners hear of acquisitions and releases on
+ * the caller's thread, and of what the renewal finds on the events thread.
+ *
+ * @author setnx-lock authors
+ */
+public final class LockEngine implements AutoCloseable {
+
+	/** A wait without a time limit. */
+	public static final long FOREVER = AcquireLoop.FOREVER;
+
+	/** How long past the holder's deadline a release may still wait for Redis. */
+	private static final long RELEASE_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private final LockCommands commands;
+
+	private final EngineSettings settings;
+
+	private final KeyStates states = new KeyStates();
+
+	private final OwnerTokens ownerTokens = new OwnerTokens();
+
+	private final ReleaseSubscription messages;
+
+	private final AcquireLoop acquireLoop;
+
+	private final LockEvents events;
+
+	private final LockEvents renewalEvents;
+
+	private final LeaseRenewer renewer;
+
+	private final HoldObservations observations;
+
+	private volatile boolean closed;
+
+	/**
+	 * Create the engine; nothing is sent to Redis yet.
+	 * @param commands the protocol
+	 * @param gateway the way into Redis, for the release subscription
+	 * @param settings the settings
+	 * @param listeners the listeners, called in this order
+	 */
+	public LockEngine(LockCommands commands, RedisGateway gateway, EngineSettings settings,
+			List<LockListener> listeners) {
+		this.commands = commands;
+		this.settings = settings;
+		this.messages = gateway.subscribe(settings.releaseChannel(), settings.keyspacePattern(), this.states);
+		this.acquireLoop = new AcquireLoop(commands, this.messages);
+		this.events = new LockEvents(listeners);
+		// What the renewal finds out reaches the listeners off its thread.
+		this.renewalEvents = this.events.queued();
+		this.renewer = new LeaseRenewer(commands, settings.leaseTime(), settings.maxHold(), this.renewalEvents,
+				this::abandoned);
+		this.observations = new HoldObservations(settings.protocol());
+	}
+
+	/**
+	 * Acquire a lock for an owner, or take it again if the owner holds it already.
+	 * @param key the lock
+	 * @param name its logical name
+	 * @param owner who holds it: a thread, for the thread-bound view
+	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
+	 * registry's, renewed while held when the registry renews
+	 * @param waitNanos {@link #FOREVER}, {@code 0} for one attempt, or a time
+	 * @param interruptible whether an interrupt ends the wait; if not, it is kept
+	 * @return the hold, or {@code null} when the wait ended first
+	 * @throws InterruptedException if interruptible and interrupted
+	 * @throws LockLostException if the owner's hold was lost and not yet released
+	 */
+	public Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos,
+			boolean interruptible) throws InterruptedException {
+		checkOpen(key.key());
+		if (interruptible && Thread.interrupted()) {
+			throw new InterruptedException("Interrupted before acquiring lock '" + key.key() + "'");
+		}
+		long startNanos = System.nanoTime();
+		KeyState state = this.states.retain(key.redisKey());
+		Hold acquired = null;
+		boolean holding = false;
+		try {
+			Hold hold = state.holdOf(owner);
+			if (hold != null) {
+				if (hold.isLost(System.nanoTime())) {
+					throw hold.lostException("before this thread took it again; unlock() it to clear the hold");
+				}
+				hold.enter();
+				// The existing hold keeps its own reference to the state.
+				return hold;
+			}
+			Result result = Result.ERROR;
+			Attempt attempt = null;
+			Observation wait = this.observations.startWait(key, name);
+			try {
+				if (!state.claimSlot(owner, startNanos, waitNanos, interruptible)) {
+					result = Result.TIMEOUT;
+					return null;
+				}
+				boolean renewed = explicitLease == null && this.settings.renewal();
+				Duration lease = (explicitLease != null) ? explicitLease : this.settings.leaseTime();
+				try {
+					attempt = this.acquireLoop.acquire(key, state, this.ownerTokens.next(), lease, startNanos,
+							waitNanos, interruptible);
+				}
+				finally {
+					if (attempt != null) {
+						acquired = new Hold(owner, key, name, state, attempt.lease(), renewed);
+						acquired.observation = this.observations.startHold(key, name);
+					}
+					state.acquired(owner, acquired);
+					holding = acquired != null;
+					if (holding) {
+						this.renewer.renew(acquired);
+					}
+				}
+				result = (acquired != null) ? Result.ACQUIRED : Result.TIMEOUT;
+				return acquired;
+			}
+			catch (InterruptedException ex) {
+				result = Result.INTERRUPTED;
+				throw ex;
+			}
+			finally {
+				HoldObservations.stop(wait, result.name().toLowerCase(Locale.ROOT));
+				this.events.acquisitionEnded(new LockListener.Acquisition(key.key(), name, result,
+						Duration.ofNanos(System.nanoTime() - startNanos), attempt != null && attempt.tookOver()));
+			}
+		}
+		finally {
+			if (!holding) {
+				this.states.release(key.redisKey(), state);
+			}
+		}
+	}
+
+	/**
+	 * Give back one entry of a hold: the last one releases the lock in Redis, deleting
+	 * the key, or keeping it for a while when asked. Ends by the holder's deadline and a
+	 * small margin whatever the command timeout: past it the hold counts as lost.
+	 * @param hold the hold
+	 * @param keep how long the key stays after the release, or {@code null} to delete it
+	 * @throws LockLostException if the hold was lost before the release
+	 * @throws LockAccessException if Redis could not be reached; the hold ends all the
+	 * same, and its key with its lease
+	 */
+	public void release(Hold hold, Duration keep) {
+		boolean lostBefore = hold.isLost(System.nanoTime());
+		if (hold.exit()) {
+			if (lostBefore) {
+				report(hold, Reason.LEASE_ENDED);
+				throw hold.lostException("before unlock()");
+			}
+			return;
+		}
+		if (lostBefore) {
+			report(hold, Reason.LEASE_ENDED);
+		}
+		else if (!hold.beginRelease()) {
+			// Found lost by the renewer a moment ago, which reported it.
+			lostBefore = true;
+		}
+		long until = Math.max(hold.lease().deadlineNanos(), System.nanoTime()) + RELEASE_MARGIN_NANOS;
+		this.renewer.stop(hold, until);
+		KeyState state = hold.state;
+		long generationBeforeRelease = state.releases.generation();
+		ReleaseResult result = null;
+		try {
+			// Sent even for a lost hold: the scripts only delete what is still ours.
+			CompletableFuture<ReleaseResult> answer = (keep != null)
+					? this.commands.releaseKeeping(hold.key, hold.lease(), keep)
+					: this.commands.release(hold.key, hold.lease());
+			result = Waits.awaitUninterrupted(answer, until);
+		}
+		catch (TimeoutException ex) {
+			throw new LockAccessException(hold.key(), "Redis did not answer the release of lock '" + hold.key()
+					+ "' before its lease ended: the lock counts as lost, and its key ends with its lease", ex);
+		}
+		finally {
+			// Redis first: a local waiter must not find our key still there. It waits for
+			// the release's message only if there is one, which waiters in other JVMs
+			// hear at the same time.
+			state.released(hold.owner(),
+					(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
+			this.states.release(hold.key.redisKey(), state);
+			// The hold ends here even when Redis gave no answer: its key then ends with
+			// its lease, and the hold counts as released unless its deadline passed.
+			boolean lost = lostBefore || ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
+			HoldObservations.stop(hold, lost);
+			this.events.ended(hold, lost);
+		}
+		if (lostBefore) {
+			throw hold.lostException("before unlock()");
+		}
+		if (result == ReleaseResult.NOT_OURS) {
+			this.events.lost(hold, Reason.RELEASE_FOUND_ANOTHER_OWNER);
+			throw new LockLostException(hold.key(),
+					"Lock '" + hold.key() + "' was lost before unlock(): another client took it over or deleted it");
+		}
+		if (result == ReleaseResult.EXPIRED) {
+			this.events.lost(hold, Reason.LEASE_ENDED);
+			throw new LockLostException(hold.key(), "Lock '" + hold.key() + "' was lost before unlock(): its lease of "
+					+ Duration.ofMillis(hold.lease().validityMillis()) + " ended");
+		}
+	}
+
+	/**
+	 * Tell the listeners of a loss the renewer did not already report.
+	 */
+	private void report(Hold hold, Reason reason) {
+		if (hold.markLost(reason)) {
+			this.events.lost(hold, reason);
+		}
+	}
+
+	/**
+	 * End the hold of an owner that died without releasing it: its state in this JVM is
+	 * dropped, and its key ends with its lease.
+	 */
+	private void abandoned(Hold hold) {
+		hold.state.released(hold.owner(), KeyState.NO_HANDOFF);
+		this.states.release(hold.key.redisKey(), hold.state);
+		HoldObservations.stop(hold, true);
+		this.renewalEvents.ended(hold, true);
+	}
+
+	/**
+	 * Return an owner's hold of a lock.
+	 * @param key the lock
+	 * @param owner the owner
+	 * @return the hold, or {@code null}
+	 */
+	public Hold holdOf(LockKey key, Object owner) {
+		KeyState state = this.states.find(key.redisKey());
+		return (state != null) ? state.holdOf(owner) : null;
+	}
+
+	/**
+	 * Run an action when a hold is found lost (the thread-bound view interrupts its
+	 * thread); the first request wins.
+	 * @param hold the hold
+	 * @param action the action
+	 */
+	public void onLoss(Hold hold, Runnable action) {
+		this.renewer.onLoss(hold, action);
+	}
+
+	/**
+	 * Ask Redis whether anyone holds a lock.
+	 * @param key the lock
+	 * @return whether it is held, to come
+	 */
+	public CompletableFuture<Boolean> isLocked(LockKey key) {
+		return this.commands.isLocked(key);
+	}
+
+	/**
+	 * Wait for an answer whatever interrupts arrive meanwhile, keeping an interrupt for
+	 * the caller to see afterwards.
+	 * @param <T> the type of the answer
+	 * @param answer the answer to come
+	 * @return the answer
+	 */
+	public static <T> T awaitUninterrupted(CompletableFuture<T> answer) {
+		try {
+			return Waits.awaitUninterrupted(answer, Waits.NO_DEADLINE);
+		}
+		catch (TimeoutException ex) {
+			throw new IllegalStateException("Not reachable without a deadline", ex);
+		}
+	}
+
+	/**
+	 * Return every hold of this engine, lost ones included until their owners release
+	 * them.
+	 * @return the holds
+	 */
+	public List<Hold> holds() {
+		List<Hold> holds = new ArrayList<>();
+		this.states.forEach((state) -> holds.addAll(state.holds()));
+		return holds;
+	}
+
+	/**
+	 * Mark the holds of a lock lost because an operator released it by force, and tell
+	 * the listeners.
+	 * @param key the lock
+	 */
+	public void forceReleased(LockKey key) {
+		KeyState state = this.states.find(key.redisKey());
+		if (state != null) {
+			for (Hold hold : state.holds()) {
+				if (hold.markLost(Reason.FORCE_RELEASED)) {
+					this.events.lost(hold, Reason.FORCE_RELEASED);
+				}
+			}
+			state.holdChanged();
+		}
+	}
+
+	/**
+	 * Observe waits for locks and holds of them.
+	 * @param registry the observation registry
+	 */
+	public void setObservationRegistry(ObservationRegistry registry) {
+		this.observations.setRegistry(registry);
+	}
+
+	/**
+	 * Return the engine's counters and probes.
+	 * @return the stats
+	 */
+	public EngineStats stats() {
+		return new EngineStats(this.states, this.renewer, this.messages);
+	}
+
+	private void checkOpen(String key) {
+		if (this.closed) {
+			throw new IllegalStateException(
+					"Lock registry is closed: lock '" + key + "' cannot be acquired through it any more");
+		}
+	}
+
+	/**
+	 * Refuse acquisitions from now on, before they reach Redis, and stop the engine's
+	 * threads. Held locks are not released: they end with their leases.
+	 */
+	@Override
+	public void close() {
+		this.closed = true;
+		this.messages.close();
+		this.renewer.close();
+		this.renewalEvents.close();
+	}
+
+}

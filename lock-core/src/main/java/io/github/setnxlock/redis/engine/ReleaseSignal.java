@@ -1,0 +1,121 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The release messages of one key in this JVM. Internal API.
+ * <p>
+ * Each message counts one <em>release generation</em> up, and a waiter that noted the
+ * generation before it asked Redis waits only while it stays the same, so a message that
+ * arrives between Redis's answer and the wait is not missed.
+ *
+ * @author setnx-lock authors
+ */
+public final class ReleaseSignal {
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition newMessage = this.lock.newCondition();
+
+	/** Guarded by {@link #lock}. */
+	private long releaseGeneration;
+
+	/** Threads in {@link #await}; guarded by the lock. */
+	private int releaseWaiters;
+
+	/**
+	 * Return the number of release messages seen for this key so far.
+	 * @return the release generation
+	 */
+	long generation() {
+		this.lock.lock();
+		try {
+			return this.releaseGeneration;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Count a release message (or the news that messages may have been missed) and wake
+	 * the thread waiting for one.
+	 */
+	void announced() {
+		this.lock.lock();
+		try {
+			this.releaseGeneration++;
+			this.newMessage.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Wait until a release message newer than the given generation arrives, or the time
+	 * is up.
+	 * @param seenGeneration the generation noted before Redis was last asked
+	 * @param nanos the longest wait
+	 * @param interruptible whether an interrupt ends the wait
+	 * @return whether an interrupt arrived and was kept (not interruptible)
+	 * @throws InterruptedException if interruptible and interrupted
+	 */
+	boolean await(long seenGeneration, long nanos, boolean interruptible) throws InterruptedException {
+		boolean interrupted = false;
+		long end = System.nanoTime() + nanos;
+		this.lock.lock();
+		this.releaseWaiters++;
+		try {
+			for (long left = nanos; left > 0
+					&& this.releaseGeneration == seenGeneration; left = end - System.nanoTime()) {
+				try {
+					this.newMessage.awaitNanos(left);
+				}
+				catch (InterruptedException ex) {
+					if (interruptible) {
+						throw ex;
+					}
+					interrupted = true;
+				}
+			}
+			return interrupted;
+		}
+		finally {
+			this.releaseWaiters--;
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Return how many threads wait for a release message of this key: a test's handshake
+	 * that a waiter is parked on Redis's answer, not still on its way there.
+	 * @return the number of waiting threads
+	 */
+	public int waiters() {
+		this.lock.lock();
+		try {
+			return this.releaseWaiters;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+}

@@ -1,0 +1,221 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostEvent.Reason;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.protocol.Lease;
+import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.RenewalResult;
+
+/**
+ * The {@link LeaseRenewer}'s round trips: one batch of renewals out at Redis at a time,
+ * and what its answers do to the holds. Answers are applied on the renewal thread.
+ *
+ * @author setnx-lock authors
+ */
+final class RenewalBatches {
+
+	private static final Log logger = LogFactory.getLog(RenewalBatches.class);
+
+	private final LockCommands commands;
+
+	private final Duration lease;
+
+	private final LockEvents events;
+
+	private final LeaseRenewer renewer;
+
+	/** The batch out at Redis, if any. Written by the renewal thread only. */
+	private volatile Batch inFlight;
+
+	private final ReentrantLock batchLock = new ReentrantLock();
+
+	private final AtomicLong batches = new AtomicLong();
+
+	/** Whether the last renewals failed; read and written by the renewal thread only. */
+	private boolean failing;
+
+	private final AtomicLong renewals = new AtomicLong();
+
+	RenewalBatches(LockCommands commands, Duration lease, LockEvents events, LeaseRenewer renewer) {
+		this.commands = commands;
+		this.lease = lease;
+		this.events = events;
+		this.renewer = renewer;
+	}
+
+	boolean isIdle() {
+		return this.inFlight == null;
+	}
+
+	/**
+	 * Wait for a renewal of the hold that is out at Redis, if there is one, so that it
+	 * cannot undo what a release writes; but no longer than a deadline.
+	 */
+	void awaitRenewalOf(Hold hold, long deadlineNanos) {
+		Batch batch;
+		this.batchLock.lock();
+		try {
+			batch = this.inFlight;
+		}
+		finally {
+			this.batchLock.unlock();
+		}
+		if (batch != null && batch.holds().contains(hold)) {
+			try {
+				Waits.awaitUninterrupted(batch.answer(), deadlineNanos);
+			}
+			catch (TimeoutException ex) {
+				// Redis has not answered by the holder's deadline: the hold is lost, and
+				// its release goes out all the same.
+			}
+			catch (RuntimeException ex) {
+				// The renewal failed: nothing to undo.
+			}
+		}
+	}
+
+	long batches() {
+		return this.batches.get();
+	}
+
+	long renewals() {
+		return this.renewals.get();
+	}
+
+	void send(List<Hold> candidates) {
+		List<Hold> batch;
+		CompletableFuture<List<RenewalResult>> answer = new CompletableFuture<>();
+		// A holder that starts releasing either is left out here, or finds this batch in
+		// flight and waits for it (see stop), so a renewal never lands after a release.
+		this.batchLock.lock();
+		try {
+			batch = candidates.stream().filter((hold) -> !hold.hasEnded()).toList();
+			if (batch.isEmpty()) {
+				return;
+			}
+			this.inFlight = new Batch(Set.copyOf(batch), answer);
+		}
+		finally {
+			this.batchLock.unlock();
+		}
+		List<LockKey> keys = batch.stream().map((hold) -> hold.key).toList();
+		List<Lease> leases = batch.stream().map(Hold::lease).toList();
+		this.batches.incrementAndGet();
+		try {
+			this.commands.renew(keys, leases, this.lease).whenComplete((results, failure) -> {
+				if (failure != null) {
+					answer.completeExceptionally(failure);
+				}
+				else {
+					answer.complete(results);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			answer.completeExceptionally(ex);
+		}
+		answer.whenComplete((results, failure) -> this.renewer.scheduler.execute(() -> {
+			this.inFlight = null;
+			if (failure != null) {
+				failed(batch, failure);
+				batch.forEach(
+						(hold) -> this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false)));
+				this.renewer.retrySoon();
+			}
+			else {
+				apply(batch, results);
+			}
+		}));
+	}
+
+	private void apply(List<Hold> batch, List<RenewalResult> results) {
+		boolean failed = false;
+		for (int i = 0; i < batch.size(); i++) {
+			Hold hold = batch.get(i);
+			RenewalResult result = results.get(i);
+			if (result.failure() == null) {
+				this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, result.renewed() != null));
+			}
+			if (result.renewed() != null) {
+				this.failing = false;
+				if (hold.renewed(result.renewed())) {
+					this.renewals.incrementAndGet();
+				}
+				else if (!hold.hasEnded()) {
+					// Answered after the holder's own deadline: the hold is lost already.
+					this.renewer.lost(hold, Reason.RENEWAL_FAILED);
+				}
+			}
+			else if (result.rejected() != null) {
+				this.renewer.lost(hold, Reason.RENEWAL_REJECTED);
+			}
+			else {
+				failed(List.of(hold), result.failure());
+				this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false));
+				failed = true;
+			}
+		}
+		if (failed) {
+			this.renewer.retrySoon();
+		}
+	}
+
+	/**
+	 * Log a failed renewal: at WARN, with the keys and names, the first time after a
+	 * success, at DEBUG while the failures go on. It is tried again until the holders'
+	 * deadlines; a hold lost for it is logged once more (see {@link LockEvents}).
+	 */
+	private void failed(List<Hold> holds, Throwable failure) {
+		String locks = holds.stream()
+			.map((hold) -> "'" + hold.key() + "'" + (hold.name.isEmpty() ? "" : " (" + hold.name + ")"))
+			.toList()
+			.toString();
+		if (!this.failing) {
+			this.failing = true;
+			logger.warn("Could not renew the lease of lock(s) " + locks + "; trying again until their deadlines",
+					failure);
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("Could not renew the lease of lock(s) " + locks + " again", failure);
+		}
+	}
+
+	/**
+	 * A batch of renewals out at Redis.
+	 *
+	 * @param holds the holds it renews
+	 * @param answer its answer to come
+	 */
+	private record Batch(Set<Hold> holds, CompletableFuture<List<RenewalResult>> answer) {
+
+	}
+
+}

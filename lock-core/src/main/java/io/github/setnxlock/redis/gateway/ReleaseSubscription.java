@@ -1,0 +1,219 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis.gateway;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.PatternTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * The registry's one subscription to the release channel: each message names a released
+ * lock key, which it hands to a {@link ReleaseListener} (the engine, which wakes the
+ * waiters of that key). Internal API.
+ * <p>
+ * It subscribes on the first wait, not when the registry is created, so nothing talks to
+ * Redis before a lock is used. Until the subscription is confirmed, and whenever the
+ * subscription connection is lost, waiters fall back to short re-checks; when it is
+ * (re)established every waiter is woken once, since releases may have gone unheard in the
+ * gap. The container reconnects by itself.
+ *
+ * @author setnx-lock authors
+ */
+public final class ReleaseSubscription implements MessageListener, SubscriptionListener, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(ReleaseSubscription.class);
+
+	private static final long CLOSE_WAIT_MILLIS = 5000;
+
+	private static final Set<String> FREEING_EVENTS = Set.of("del", "expired", "evicted", "unlink");
+
+	private final StringRedisTemplate redis;
+
+	private final String channel;
+
+	private final String keyspacePattern;
+
+	private final ReleaseListener listener;
+
+	private final CommandRunner runner;
+
+	private final AtomicBoolean started = new AtomicBoolean();
+
+	private volatile boolean listening;
+
+	private volatile boolean closed;
+
+	private volatile RedisMessageListenerContainer container;
+
+	private volatile Thread subscribing;
+
+	/**
+	 * Create the subscription, not yet subscribed.
+	 * @param redis the template whose connection factory subscribes
+	 * @param channel the release channel
+	 * @param keyspacePattern the keyspace notification pattern of the lock keys, or
+	 * {@code null} not to listen to keyspace notifications
+	 * @param listener hears the released keys
+	 * @param runner runs the subscription in the background
+	 */
+	ReleaseSubscription(StringRedisTemplate redis, String channel, String keyspacePattern, ReleaseListener listener,
+			CommandRunner runner) {
+		this.redis = redis;
+		this.channel = channel;
+		this.keyspacePattern = keyspacePattern;
+		this.listener = listener;
+		this.runner = runner;
+	}
+
+	/**
+	 * Whether release messages are being received, so that a waiter may rely on them.
+	 * Subscribes, in the background, on the first call.
+	 * @return {@code true} while subscribed
+	 */
+	public boolean isListening() {
+		if (!this.started.get() && this.started.compareAndSet(false, true)) {
+			this.runner.submit(() -> {
+				subscribe();
+				return null;
+			});
+		}
+		return this.listening;
+	}
+
+	private void subscribe() {
+		RedisMessageListenerContainer subscriber = new RedisMessageListenerContainer();
+		subscriber.setConnectionFactory(this.redis.getRequiredConnectionFactory());
+		// The listener only signals a condition: run it on the subscription's own thread
+		// rather than a new thread per message.
+		subscriber.setTaskExecutor(Runnable::run);
+		// A client whose subscription blocks (Jedis) listens on a thread of its own, not
+		// on the one that subscribes, which must return, nor on the listener's inline
+		// executor, which would never let the subscription stop.
+		subscriber.setSubscriptionExecutor((task) -> {
+			Thread listening = new Thread(task, "setnx-lock-release-subscription");
+			listening.setDaemon(true);
+			listening.start();
+		});
+		subscriber.setRecoveryInterval(1000);
+		subscriber.setBeanName("setnx-lock-release-messages");
+		subscriber.addMessageListener(this, new ChannelTopic(this.channel));
+		if (this.keyspacePattern != null) {
+			subscriber.addMessageListener(this, new PatternTopic(this.keyspacePattern));
+		}
+		subscriber.afterPropertiesSet();
+		this.container = subscriber;
+		this.subscribing = Thread.currentThread();
+		try {
+			if (!this.closed) {
+				subscriber.start();
+			}
+		}
+		catch (RuntimeException ex) {
+			// The container keeps trying; waiters re-check meanwhile.
+			logger.debug("Could not subscribe to lock release channel '" + this.channel + "' yet", ex);
+		}
+		finally {
+			this.subscribing = null;
+		}
+	}
+
+	/**
+	 * Whether release messages are being received, without subscribing.
+	 * @return {@code true} while subscribed
+	 */
+	public boolean listening() {
+		return this.listening;
+	}
+
+	@Override
+	public void onMessage(Message message, byte[] pattern) {
+		String key;
+		String channel = new String(message.getChannel(), StandardCharsets.UTF_8);
+		if (channel.equals(this.channel)) {
+			key = new String(message.getBody(), StandardCharsets.UTF_8);
+		}
+		else {
+			// A keyspace notification: the channel is __keyspace@<db>__:<key>, the
+			// body the event. Only the events that free a key matter.
+			String event = new String(message.getBody(), StandardCharsets.UTF_8);
+			if (!FREEING_EVENTS.contains(event)) {
+				return;
+			}
+			key = channel.substring(channel.indexOf("__:") + 3);
+		}
+		this.listener.released(key);
+	}
+
+	@Override
+	public void onChannelSubscribed(byte[] channel, long count) {
+		this.listening = true;
+		this.listener.mayHaveMissed();
+	}
+
+	@Override
+	public void onChannelUnsubscribed(byte[] channel, long count) {
+		this.listening = false;
+		this.listener.mayHaveMissed();
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		this.listening = false;
+		RedisMessageListenerContainer subscriber = this.container;
+		if (subscriber == null) {
+			return;
+		}
+		// A subscription that is still connecting to a Redis that does not answer holds
+		// the container's lock: interrupt it, and never let closing wait for long.
+		Thread connecting = this.subscribing;
+		if (connecting != null) {
+			connecting.interrupt();
+		}
+		Thread stopping = new Thread(() -> {
+			try {
+				subscriber.destroy();
+			}
+			catch (Exception ex) {
+				logger.debug("Could not stop the lock release subscription", ex);
+			}
+		}, "setnx-lock-release-messages-stop");
+		stopping.setDaemon(true);
+		stopping.start();
+		try {
+			stopping.join(CLOSE_WAIT_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (stopping.isAlive()) {
+			logger.warn("The lock release subscription did not stop within " + CLOSE_WAIT_MILLIS + " ms; leaving it");
+		}
+	}
+
+}

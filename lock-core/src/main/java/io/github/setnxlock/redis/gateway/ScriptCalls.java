@@ -1,0 +1,116 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.gateway;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Sends the lock scripts that a caller waits for, and hands back their answers to come,
+ * so that the caller waits with its own deadline and its own handling of interrupts.
+ * <p>
+ * On Lettuce with a shared native connection (Spring Boot's default) the script goes out
+ * on that connection's asynchronous API, from the calling thread, and the answer arrives
+ * on Lettuce's event loop: an acquire or a release costs one round trip and no thread of
+ * ours. Other clients (Jedis, a Lettuce factory that does not share its connection) block
+ * while they wait, so there the template runs the script on a {@link CommandRunner}
+ * thread, which a caller can stop waiting for.
+ * <p>
+ * An answer is normalized to what {@link RedisCall} reads: a {@link Long}, a
+ * {@link String}, {@code null}, or a {@link List} of those. A failure is a
+ * {@link io.github.setnxlock.LockAccessException} naming the lock and what Redis said.
+ *
+ * @author setnx-lock authors
+ */
+interface ScriptCalls {
+
+	/**
+	 * Run a script.
+	 * @param key the lock it is for, which errors name
+	 * @param action what it does, for errors ("acquire", "release")
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return its answer to come
+	 * @throws CommandRunner.RedisStalledException when the script would need a thread and
+	 * too many already wait for Redis
+	 */
+	CompletableFuture<Object> run(LockKey key, String action, RedisScript<?> script, List<String> keys,
+			List<String> args);
+
+	/**
+	 * Run the token protocol's release ({@code token-release.lua}): delete the lock key
+	 * while it still holds the owner token, and announce the release on the channel.
+	 * Calls that can send the server's own compare-and-delete command do so where the
+	 * server has one (see {@link LettuceScriptCalls}).
+	 * @param key the lock
+	 * @param ownerToken the token the key must hold
+	 * @param channel the release channel
+	 * @return {@code 1L} when deleted, {@code 0L} when the key did not hold the token, to
+	 * come
+	 */
+	default CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
+		return run(key, "release", LockScripts.TOKEN_RELEASE.redisScript(), List.of(key.redisKey()),
+				List.of(ownerToken, channel));
+	}
+
+	/**
+	 * Return the calls for a template, chosen on the first call (so that creating a
+	 * registry needs nothing from the template yet): Lettuce's asynchronous API where the
+	 * template's factory allows it, the runner's threads otherwise.
+	 * @param redis the template
+	 * @param runner the threads for clients that block
+	 * @return the calls
+	 */
+	static ScriptCalls of(StringRedisTemplate redis, CommandRunner runner) {
+		return new ChosenScriptCalls(redis, runner);
+	}
+
+	/**
+	 * Choose the calls for a template as it is now.
+	 * @param redis the template
+	 * @param runner the threads for clients that block
+	 * @return the calls
+	 */
+	static ScriptCalls choose(StringRedisTemplate redis, CommandRunner runner) {
+		RedisConnectionFactory factory = redis.getConnectionFactory();
+		if (factory != null
+				&& ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptCalls.class.getClassLoader())) {
+			ScriptCalls lettuce = LettuceScriptCalls.forFactory(factory, runner);
+			if (lettuce != null) {
+				return lettuce;
+			}
+		}
+		return onThreads(redis, runner);
+	}
+
+	/**
+	 * Return calls that run each script through the template on a runner thread.
+	 * @param redis the template
+	 * @param runner the threads
+	 * @return the calls
+	 */
+	static ScriptCalls onThreads(StringRedisTemplate redis, CommandRunner runner) {
+		return (key, action, script, keys, args) -> runner
+			.submit(() -> RedisCall.run(key, action, () -> redis.execute(script, keys, args.toArray())));
+	}
+
+}

@@ -1,0 +1,59 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.gateway;
+
+/**
+ * The answer of {@code token-acquire.lua}. Internal API.
+ * <p>
+ * A key that is not a string, or a fencing counter that is not one, is not an answer but
+ * an error: decoding throws a {@link io.github.setnxlock.LockAccessException} naming it.
+ *
+ * @author setnx-lock authors
+ */
+public sealed interface TokenAcquireReply {
+
+	/**
+	 * The key was free and is ours now.
+	 *
+	 * @param fencingToken the token drawn for this hold
+	 */
+	record Acquired(long fencingToken) implements TokenAcquireReply {
+
+	}
+
+	/**
+	 * Someone holds the key.
+	 *
+	 * @param holderTtlMillis the key's time to live in ms, {@code -1} without one
+	 * @param marked whether the holder's token carries a waiter's mark, so that its
+	 * release will be announced
+	 */
+	record Held(long holderTtlMillis, boolean marked) implements TokenAcquireReply {
+
+	}
+
+	static TokenAcquireReply decode(LockKey key, Object answer) {
+		java.util.List<?> reply = Replies.list(key, answer);
+		return switch ((int) Replies.longAt(key, reply, 0)) {
+			case 1 -> new Acquired(Replies.longAt(key, reply, 1));
+			case 0 -> new Held(Replies.longAt(key, reply, 1), Replies.longAt(key, reply, 2) == 1);
+			case -1 -> throw Replies.wrongType(key, Replies.stringAt(key, reply, 1));
+			case -2 -> throw Replies.notFenceCounter(key, Replies.stringAt(key, reply, 1));
+			default -> throw Replies.unexpected(key, answer);
+		};
+	}
+
+}

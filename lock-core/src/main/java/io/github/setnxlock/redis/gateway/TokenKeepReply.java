@@ -1,0 +1,45 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.gateway;
+
+/**
+ * The answer of {@code token-keep.lua}: a renewal, or a release that keeps the key.
+ * Internal API.
+ *
+ * @author setnx-lock authors
+ */
+public enum TokenKeepReply {
+
+	/** The key no longer held our token. */
+	NOT_OURS(0),
+
+	/** Its expiry was set. */
+	KEPT(1),
+
+	/** Its expiry was set, and the release that keeps it was announced. */
+	KEPT_AND_ANNOUNCED(2);
+
+	private final long code;
+
+	TokenKeepReply(long code) {
+		this.code = code;
+	}
+
+	static TokenKeepReply decode(LockKey key, Object answer) {
+		return Replies.codeOf(key, answer, values(), (reply) -> reply.code);
+	}
+
+}

@@ -1,0 +1,169 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.operator;
+
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.setnxlock.redis.engine.EngineStats;
+import io.github.setnxlock.redis.engine.Hold;
+import io.github.setnxlock.redis.engine.LockEngine;
+import io.github.setnxlock.redis.gateway.ForceReleaseReply;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.LockScripts;
+import io.github.setnxlock.redis.gateway.RedisGateway;
+
+/**
+ * What an operator does with locks: list the holds of this JVM, read a lock's state in
+ * Redis, release a stuck lock by force, and check that Redis answers. The actuator's
+ * {@code locks} endpoint and the health indicator use it.
+ * <p>
+ * Get one from {@code SetnxLockRegistry.operations()}, which sees the registry's holds;
+ * an application whose {@code LockRegistry} is not a {@code SetnxLockRegistry} gets one
+ * from {@code SetnxLockRegistry.operationsOn(template, settings)}, which works from Redis
+ * alone: it lists no holds and cannot tell local holders of a force-release.
+ *
+ * @author setnx-lock authors
+ */
+public final class LockOperations {
+
+	private static final Log logger = LogFactory.getLog(LockOperations.class);
+
+	private final RedisGateway gateway;
+
+	private final String keyPrefix;
+
+	private final String protocol;
+
+	private final boolean timestamps;
+
+	private final String releaseChannel;
+
+	private final Duration fenceRetention;
+
+	private final LockEngine engine;
+
+	/**
+	 * Create the operations. Internal: use {@code SetnxLockRegistry.operations()}.
+	 * @param gateway the way into Redis
+	 * @param keyPrefix the prefix of the lock keys
+	 * @param protocol the protocol's name, {@code token} or {@code timestamp}
+	 * @param releaseChannel the channel releases are announced on
+	 * @param fenceRetention how long a fencing counter outlives its last use
+	 * @param engine the engine whose holds to show, or {@code null}
+	 */
+	public LockOperations(RedisGateway gateway, String keyPrefix, String protocol, String releaseChannel,
+			Duration fenceRetention, LockEngine engine) {
+		this.gateway = gateway;
+		this.keyPrefix = keyPrefix;
+		this.protocol = protocol;
+		this.timestamps = "timestamp".equals(protocol);
+		this.releaseChannel = releaseChannel;
+		this.fenceRetention = fenceRetention;
+		this.engine = engine;
+	}
+
+	/**
+	 * Check that Redis answers and holds the lock scripts, loading those it has
+	 * forgotten, and describe the registry: what a health indicator shows. It talks to
+	 * Redis, so it is meant for health checks, not for the lock path.
+	 * @return details: the protocol, the key prefix, the number of scripts, and, for a
+	 * registry's operations, how many keys it holds or waits for and whether release
+	 * messages are received
+	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used
+	 */
+	public Map<String, Object> checkHealth() {
+		int scripts = this.gateway.loadScripts();
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("protocol", this.protocol);
+		details.put("keyPrefix", this.keyPrefix);
+		details.put("scripts", scripts);
+		if (this.engine != null) {
+			EngineStats stats = this.engine.stats();
+			details.put("localKeys", stats.localKeys());
+			details.put("releaseMessages", stats.listening() ? "listening" : "not listening");
+		}
+		return details;
+	}
+
+	/**
+	 * Return the holds of the registry's locks in this JVM, lost ones included until
+	 * their owners unlock them. Answered locally, without Redis.
+	 * @return the holds, oldest first
+	 */
+	public List<HeldLock> heldLocks() {
+		if (this.engine == null) {
+			return List.of();
+		}
+		long now = System.nanoTime();
+		return this.engine.holds()
+			.stream()
+			.map((hold) -> new HeldLock(hold.key(), hold.name(), hold.ownerName(),
+					Duration.ofNanos(now - hold.acquiredNanos()), Duration.ofMillis(hold.lease().remainingMillis(now)),
+					hold.lease().fencingToken(), hold.isRenewed(), hold.renewals(), hold.isLost(now)))
+			.sorted(Comparator.comparing(HeldLock::heldFor).reversed())
+			.toList();
+	}
+
+	/**
+	 * Read what Redis holds for a lock now. An owner token is never shown: under the
+	 * token protocol the value is left out.
+	 * @param key the lock's key, without the registry's prefix
+	 * @return the lock's state in Redis
+	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be read
+	 */
+	public LockState inspect(String key) {
+		LockKey lock = LockKey.of(this.keyPrefix, LockKey.checkKey(key));
+		RedisGateway.KeyReading reading = LockEngine.awaitUninterrupted(this.gateway.read(lock, this.timestamps));
+		boolean heldHere = this.engine != null && this.engine.holds()
+			.stream()
+			.anyMatch((hold) -> hold.key().equals(key) && !hold.isLost(System.nanoTime()));
+		return new LockState(key, lock.redisKey(), this.protocol, !"none".equals(reading.type()), reading.type(),
+				reading.ttlMillis(), reading.value(), heldHere);
+	}
+
+	/**
+	 * Release a lock whoever holds it, for an operator whose holder is stuck: the lock
+	 * key is deleted, the fencing counter is moved past the holder's token, so that a
+	 * resource that checks tokens refuses the holder's later writes, and waiters are
+	 * woken. A holder in this JVM finds its lock lost at once (and is interrupted if it
+	 * asked to be). Logged at WARN.
+	 * @param key the lock's key, without the registry's prefix
+	 * @return whether a lock key was there to delete
+	 * @throws io.github.setnxlock.LockAccessException if Redis cannot be used, or the
+	 * lock's fencing counter key holds something else (nothing is changed then)
+	 */
+	public boolean forceRelease(String key) {
+		LockKey lock = LockKey.of(this.keyPrefix, LockKey.checkKey(key));
+		ForceReleaseReply reply = LockEngine.awaitUninterrupted(
+				this.gateway.run(LockScripts.FORCE_RELEASE, lock, List.of(lock.redisKey(), lock.fenceKey()),
+						List.of(Long.toString(this.fenceRetention.toMillis()), this.releaseChannel)));
+		if (this.engine != null) {
+			this.engine.forceReleased(lock);
+		}
+		logger.warn("Lock '" + key + "' (Redis key '" + lock.redisKey() + "') was force-released"
+				+ (reply.deleted() ? "" : ", but nobody held it") + "; fencing tokens now start above "
+				+ reply.nextFencingToken());
+		return reply.deleted();
+	}
+
+}

@@ -1,0 +1,53 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.protocol;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.LockScript;
+import io.github.setnxlock.redis.gateway.RedisGateway;
+
+/**
+ * One acquisition attempt as a protocol prepares it: the script, its keys and arguments,
+ * and how its answer becomes an {@link Attempt}. Prepared apart from sending, so that the
+ * {@link ReplicationGuard} can send the same attempt with a {@code WAIT} behind it.
+ *
+ * @param <R> the type of the script's answer
+ * @param key the lock
+ * @param script the acquire script
+ * @param keys its keys
+ * @param args its arguments
+ * @param attempt how its answer reads as an attempt
+ * @author setnx-lock authors
+ */
+record AcquireCall<R>(LockKey key, LockScript<R> script, List<String> keys, List<String> args,
+		Function<R, Attempt> attempt) {
+
+	CompletableFuture<Attempt> send(RedisGateway gateway) {
+		return gateway.run(this.script, this.key, this.keys, this.args).thenApply(this.attempt);
+	}
+
+	CompletableFuture<RedisGateway.Acknowledged<Attempt>> sendAcknowledged(RedisGateway gateway, int replicas,
+			long timeoutMillis) {
+		return gateway.runAcknowledged(this.script, this.key, this.keys, this.args, replicas, timeoutMillis)
+			.thenApply((acknowledged) -> new RedisGateway.Acknowledged<>(this.attempt.apply(acknowledged.reply()),
+					acknowledged.replicas(), acknowledged.waitFailure()));
+	}
+
+}

@@ -1,0 +1,58 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.protocol;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One acquisition as the holder knows it: what it wrote, its fencing token, and how long
+ * Redis will keep it.
+ * <p>
+ * The holder's deadline counts from the moment the command was <em>sent</em>, on the
+ * monotonic clock, so network and queueing delay shorten the hold rather than extend it;
+ * a drift margin (1% of the validity plus 2 ms) covers the difference between our clock
+ * rate and the server's. By that deadline no other client can have been given the lock.
+ *
+ * @param value what the lock key holds: the owner token or the expiry timestamp
+ * @param fencingToken the fencing token drawn with the acquisition
+ * @param sentNanos {@link System#nanoTime()} just before the command was sent
+ * @param validityMillis how long after the command ran the key stays ours
+ * @author setnx-lock authors
+ */
+public record Lease(String value, long fencingToken, long sentNanos, long validityMillis) {
+
+	private static final long FIXED_DRIFT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+	public long deadlineNanos() {
+		long validityNanos = TimeUnit.MILLISECONDS.toNanos(this.validityMillis);
+		return this.sentNanos + validityNanos - (validityNanos / 100 + FIXED_DRIFT_NANOS);
+	}
+
+	public boolean isExpired(long nowNanos) {
+		return nowNanos - deadlineNanos() >= 0;
+	}
+
+	public long remainingMillis(long nowNanos) {
+		return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos() - nowNanos));
+	}
+
+	@Override
+	public String toString() {
+		// The value may be an owner token, which must never reach a log.
+		return "Lease[fencingToken=" + this.fencingToken + ", validityMillis=" + this.validityMillis + "]";
+	}
+
+}

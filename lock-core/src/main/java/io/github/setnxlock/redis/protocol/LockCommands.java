@@ -1,0 +1,92 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.protocol;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.github.setnxlock.redis.gateway.LockKey;
+
+/**
+ * The Redis side of one protocol: acquire (with the expire-takeover), owner-checked
+ * release, and a read of whether anyone holds a key. Implementations are stateless and
+ * thread-safe; every Redis failure surfaces as a
+ * {@link io.github.setnxlock.LockAccessException} naming the key.
+ * <p>
+ * Every call hands back its answer to come and never blocks (see
+ * {@link io.github.setnxlock.redis.gateway.RedisGateway}), so callers wait with deadlines
+ * of their own. Internal API.
+ *
+ * @author setnx-lock authors
+ */
+public interface LockCommands {
+
+	/**
+	 * Try once to acquire the lock.
+	 * @param key the lock's keys
+	 * @param ownerToken the random token of this acquisition
+	 * @param lease how long the hold lasts
+	 * @param waits whether the caller waits for the holder's release if the lock is held,
+	 * so that the holder announces it
+	 * @return the attempt's outcome to come
+	 */
+	CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits);
+
+	/**
+	 * Delete the lock key if it still belongs to the given lease.
+	 * @param key the lock's keys
+	 * @param lease the lease to give back
+	 * @return what the release found, to come
+	 */
+	CompletableFuture<ReleaseResult> release(LockKey key, Lease lease);
+
+	/**
+	 * If the lock key still belongs to the given lease, let it expire after the given
+	 * time instead of deleting it.
+	 * @param key the lock's keys
+	 * @param lease the lease to give back
+	 * @param keep how long the key stays
+	 * @return what the release found, to come
+	 */
+	CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep);
+
+	/**
+	 * Extend the leases of held locks while their keys are still theirs, all in one round
+	 * trip.
+	 * @param keys the locks' keys
+	 * @param leases their current leases, in the same order
+	 * @param lease how long each is extended for, from now
+	 * @return one result per lock, in the same order, to come; failed as a whole when the
+	 * batch could not be sent at all
+	 */
+	CompletableFuture<List<RenewalResult>> renew(List<LockKey> keys, List<Lease> leases, Duration lease);
+
+	/**
+	 * Whether any client holds the lock now.
+	 * @param key the lock's keys
+	 * @return {@code true} if held, to come
+	 */
+	CompletableFuture<Boolean> isLocked(LockKey key);
+
+	/**
+	 * Whether holders of this protocol announce their releases to a waiter that marked
+	 * them: if not, waiters re-check on a short back-off.
+	 * @return {@code true} under the token protocol
+	 */
+	boolean holdersAnnounce();
+
+}
