@@ -69,6 +69,10 @@ final class LeastPrivilegeUser {
 		// (covered by the first), or {<tag>}:fence:<lock key> for a key with a } but no
 		// hash tag.
 		rules.addAll(List.of("~" + prefix + "*", "~{" + prefix + "*}:fence", "~{*}:fence:" + prefix + "*"));
+		if (settings.protocol() == LockProtocol.TIMESTAMP) {
+			// The timestamp protocol's owner keys, named as the fencing counters are.
+			rules.addAll(List.of("~{" + prefix + "*}:owner", "~{*}:owner:" + prefix + "*"));
+		}
 		rules.add("&" + globEscaped(settings.releaseChannel()));
 		if (settings.keyspaceNotifications()) {
 			// A pattern subscription is allowed only for the very same pattern.

@@ -21,11 +21,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.ReleaseSubscription;
 import io.github.setnxlock.redis.protocol.Attempt;
 import io.github.setnxlock.redis.protocol.LockCommands;
@@ -63,8 +61,6 @@ final class AcquireLoop {
 	/** A wait without a time limit. */
 	static final long FOREVER = -1;
 
-	private static final Log logger = LogFactory.getLog(AcquireLoop.class);
-
 	/**
 	 * The longest a new slot owner waits for the release message of the release that
 	 * handed it the slot.
@@ -75,16 +71,20 @@ final class AcquireLoop {
 
 	private final ReleaseSubscription messages;
 
+	private final AbandonedAcquisitions abandoned;
+
 	private final boolean holdersAnnounce;
 
 	/**
 	 * Create the loop.
 	 * @param commands the protocol
 	 * @param messages the release subscription
+	 * @param abandoned undoes attempts whose answer never came
 	 */
-	AcquireLoop(LockCommands commands, ReleaseSubscription messages) {
+	AcquireLoop(LockCommands commands, ReleaseSubscription messages, AbandonedAcquisitions abandoned) {
 		this.commands = commands;
 		this.messages = messages;
+		this.abandoned = abandoned;
 		// Holders of this library announce their releases when a waiter marked them
 		// (token
 		// protocol); if not (timestamp protocol, where clients of the documented pattern
@@ -131,13 +131,23 @@ final class AcquireLoop {
 					}
 					catch (InterruptedException ex) {
 						if (interruptible) {
-							releaseWhenAcquired(key, future);
+							undoWhenAnswered(key, ownerToken, lease, future);
 							throw ex;
 						}
 						interrupted = true;
 					}
+					catch (RuntimeException ex) {
+						if (!RedisCall.mayHaveRun(ex)) {
+							throw ex;
+						}
+						this.abandoned.undo(key, ownerToken, lease);
+						throw new LockAccessException(key.key(),
+								RedisCall.describe(ex)
+										+ "; the attempt may still reach Redis, and is undone if it takes the lock",
+								ex);
+					}
 					catch (TimeoutException ex) {
-						releaseWhenAcquired(key, future);
+						undoWhenAnswered(key, ownerToken, lease, future);
 						if (answered) {
 							// The lock was held when last asked: the wait ends as
 							// contention.
@@ -187,24 +197,14 @@ final class AcquireLoop {
 		}
 	}
 
-	private static void abandoned(LockKey key, Throwable failure) {
-		// The key ends with its lease; nobody is waiting for this answer.
-		logger.debug("Could not release abandoned acquisition of lock '" + key.key() + "'", failure);
-	}
-
-	private void releaseWhenAcquired(LockKey key, CompletableFuture<Attempt> future) {
+	/**
+	 * Once the answer of an attempt the caller stopped waiting for comes: release the
+	 * lock if it took it, or undo the attempt if its answer never comes.
+	 */
+	private void undoWhenAnswered(LockKey key, String ownerToken, Duration lease, CompletableFuture<Attempt> future) {
 		future.whenComplete((attempt, failure) -> {
-			if (attempt != null && attempt.acquired()) {
-				try {
-					this.commands.release(key, attempt.lease()).whenComplete((result, releaseFailure) -> {
-						if (releaseFailure != null) {
-							abandoned(key, releaseFailure);
-						}
-					});
-				}
-				catch (RuntimeException ex) {
-					abandoned(key, ex);
-				}
+			if ((attempt != null && attempt.acquired()) || (failure != null && RedisCall.mayHaveRun(failure))) {
+				this.abandoned.undo(key, ownerToken, lease);
 			}
 		});
 	}

@@ -16,6 +16,7 @@
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -69,8 +70,17 @@ public final class Hold {
 	/** {@link #HELD}, {@link #RELEASING}, or 2 + the ordinal of the loss reason. */
 	private final AtomicInteger end = new AtomicInteger(HELD);
 
-	/** Run once when the hold is found lost; set once, by the first request. */
+	/**
+	 * Run once when the hold is found lost; set by the first request, and cleared when
+	 * the entry that asked ends.
+	 */
 	private final AtomicReference<Runnable> onLoss = new AtomicReference<>();
+
+	/** The entry (hold count) that set {@link #onLoss}, 0 for none: owner only. */
+	private int lossEntry;
+
+	/** The renewal thread's watch of the deadline for {@link #onLoss}, if any. */
+	private volatile ScheduledFuture<?> lossWatch;
 
 	/** How many times its owner took it: read and written by the owner only. */
 	private int count = 1;
@@ -230,7 +240,35 @@ public final class Hold {
 	 * @return {@code true} the first time it is asked
 	 */
 	boolean onLoss(Runnable action) {
-		return this.onLoss.compareAndSet(null, action);
+		if (!this.onLoss.compareAndSet(null, action)) {
+			return false;
+		}
+		this.lossEntry = this.count;
+		return true;
+	}
+
+	boolean hasLossAction() {
+		return this.onLoss.get() != null;
+	}
+
+	/**
+	 * Keep the watch of the deadline, to cancel when the loss action is no longer wanted.
+	 */
+	void watchingLoss(ScheduledFuture<?> watch) {
+		this.lossWatch = watch;
+	}
+
+	/**
+	 * Drop the loss action and its watch: the entry that asked for it has ended, or the
+	 * hold has.
+	 */
+	void dropLossAction() {
+		this.onLoss.set(null);
+		this.lossEntry = 0;
+		ScheduledFuture<?> watch = this.lossWatch;
+		if (watch != null) {
+			watch.cancel(false);
+		}
 	}
 
 	/**
@@ -250,6 +288,11 @@ public final class Hold {
 	 * @return whether the owner still holds it afterwards
 	 */
 	boolean exit() {
+		if (this.count == this.lossEntry) {
+			// The loss action belongs to the entry that asked for it (an inner
+			// @DistributedLock call), not to the outer code that goes on holding.
+			dropLossAction();
+		}
 		return --this.count > 0;
 	}
 

@@ -20,25 +20,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent.Reason;
-import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
-import io.github.setnxlock.redis.protocol.RenewalResult;
 
 /**
  * The registry's watchdog: extends the leases of the holds taken without a lease of their
@@ -142,6 +135,7 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	void stop(Hold hold, long deadlineNanos) {
 		this.watched.remove(hold);
+		hold.dropLossAction();
 		this.batches.awaitRenewalOf(hold, deadlineNanos);
 	}
 
@@ -158,8 +152,8 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private void watchDeadline(Hold hold) {
 		long delay = hold.lease().deadlineNanos() - System.nanoTime();
-		this.scheduler.schedule(() -> {
-			if (hold.hasEnded()) {
+		hold.watchingLoss(this.scheduler.schedule(() -> {
+			if (hold.hasEnded() || !hold.hasLossAction()) {
 				return;
 			}
 			if (hold.isLost(System.nanoTime())) {
@@ -168,7 +162,7 @@ final class LeaseRenewer implements AutoCloseable {
 			else {
 				watchDeadline(hold);
 			}
-		}, Math.max(0, delay), TimeUnit.NANOSECONDS);
+		}, Math.max(0, delay), TimeUnit.NANOSECONDS));
 	}
 
 	/**

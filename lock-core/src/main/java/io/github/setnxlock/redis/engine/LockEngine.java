@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.micrometer.observation.Observation;
@@ -36,7 +35,6 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.ReleaseSubscription;
 import io.github.setnxlock.redis.protocol.Attempt;
 import io.github.setnxlock.redis.protocol.LockCommands;
-import io.github.setnxlock.redis.protocol.ReleaseResult;
 
 /**
  * The lock engine of one registry: per-key state in this JVM, holds, the acquire loop,
@@ -58,9 +56,6 @@ public final class LockEngine implements AutoCloseable {
 	/** A wait without a time limit. */
 	public static final long FOREVER = AcquireLoop.FOREVER;
 
-	/** How long past the holder's deadline a release may still wait for Redis. */
-	private static final long RELEASE_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
 	private final LockCommands commands;
 
 	private final EngineSettings settings;
@@ -81,6 +76,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final HoldObservations observations;
 
+	private final HoldReleases releases;
+
 	private volatile boolean closed;
 
 	/**
@@ -95,12 +92,15 @@ public final class LockEngine implements AutoCloseable {
 		this.commands = commands;
 		this.settings = settings;
 		this.messages = gateway.subscribe(settings.releaseChannel(), settings.keyspacePattern(), this.states);
-		this.acquireLoop = new AcquireLoop(commands, this.messages);
 		this.events = new LockEvents(listeners);
 		// What the renewal finds out reaches the listeners off its thread.
 		this.renewalEvents = this.events.queued();
+		this.releases = new HoldReleases(commands, this.states, this.events, this.renewalEvents);
 		this.renewer = new LeaseRenewer(commands, settings.leaseTime(), settings.maxHold(), this.renewalEvents,
-				this::abandoned);
+				this.releases::abandoned);
+		this.releases.renewer = this.renewer;
+		this.acquireLoop = new AcquireLoop(commands, this.messages,
+				new AbandonedAcquisitions(commands, this.renewer.scheduler));
 		this.observations = new HoldObservations(settings.protocol());
 	}
 
@@ -184,8 +184,7 @@ public final class LockEngine implements AutoCloseable {
 
 	/**
 	 * Give back one entry of a hold: the last one releases the lock in Redis, deleting
-	 * the key, or keeping it for a while when asked. Ends by the holder's deadline and a
-	 * small margin whatever the command timeout: past it the hold counts as lost.
+	 * the key, or keeping it for a while when asked (see {@link HoldReleases}).
 	 * @param hold the hold
 	 * @param keep how long the key stays after the release, or {@code null} to delete it
 	 * @throws LockLostException if the hold was lost before the release
@@ -193,83 +192,7 @@ public final class LockEngine implements AutoCloseable {
 	 * same, and its key with its lease
 	 */
 	public void release(Hold hold, Duration keep) {
-		boolean lostBefore = hold.isLost(System.nanoTime());
-		if (hold.exit()) {
-			if (lostBefore) {
-				report(hold, Reason.LEASE_ENDED);
-				throw hold.lostException("before unlock()");
-			}
-			return;
-		}
-		if (lostBefore) {
-			report(hold, Reason.LEASE_ENDED);
-		}
-		else if (!hold.beginRelease()) {
-			// Found lost by the renewer a moment ago, which reported it.
-			lostBefore = true;
-		}
-		long until = Math.max(hold.lease().deadlineNanos(), System.nanoTime()) + RELEASE_MARGIN_NANOS;
-		this.renewer.stop(hold, until);
-		KeyState state = hold.state;
-		long generationBeforeRelease = state.releases.generation();
-		ReleaseResult result = null;
-		try {
-			// Sent even for a lost hold: the scripts only delete what is still ours.
-			CompletableFuture<ReleaseResult> answer = (keep != null)
-					? this.commands.releaseKeeping(hold.key, hold.lease(), keep)
-					: this.commands.release(hold.key, hold.lease());
-			result = Waits.awaitUninterrupted(answer, until);
-		}
-		catch (TimeoutException ex) {
-			throw new LockAccessException(hold.key(), "Redis did not answer the release of lock '" + hold.key()
-					+ "' before its lease ended: the lock counts as lost, and its key ends with its lease", ex);
-		}
-		finally {
-			// Redis first: a local waiter must not find our key still there. It waits for
-			// the release's message only if there is one, which waiters in other JVMs
-			// hear at the same time.
-			state.released(hold.owner(),
-					(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
-			this.states.release(hold.key.redisKey(), state);
-			// The hold ends here even when Redis gave no answer: its key then ends with
-			// its lease, and the hold counts as released unless its deadline passed.
-			boolean lost = lostBefore || ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
-			HoldObservations.stop(hold, lost);
-			this.events.ended(hold, lost);
-		}
-		if (lostBefore) {
-			throw hold.lostException("before unlock()");
-		}
-		if (result == ReleaseResult.NOT_OURS) {
-			this.events.lost(hold, Reason.RELEASE_FOUND_ANOTHER_OWNER);
-			throw new LockLostException(hold.key(),
-					"Lock '" + hold.key() + "' was lost before unlock(): another client took it over or deleted it");
-		}
-		if (result == ReleaseResult.EXPIRED) {
-			this.events.lost(hold, Reason.LEASE_ENDED);
-			throw new LockLostException(hold.key(), "Lock '" + hold.key() + "' was lost before unlock(): its lease of "
-					+ Duration.ofMillis(hold.lease().validityMillis()) + " ended");
-		}
-	}
-
-	/**
-	 * Tell the listeners of a loss the renewer did not already report.
-	 */
-	private void report(Hold hold, Reason reason) {
-		if (hold.markLost(reason)) {
-			this.events.lost(hold, reason);
-		}
-	}
-
-	/**
-	 * End the hold of an owner that died without releasing it: its state in this JVM is
-	 * dropped, and its key ends with its lease.
-	 */
-	private void abandoned(Hold hold) {
-		hold.state.released(hold.owner(), KeyState.NO_HANDOFF);
-		this.states.release(hold.key.redisKey(), hold.state);
-		HoldObservations.stop(hold, true);
-		this.renewalEvents.ended(hold, true);
+		this.releases.release(hold, keep);
 	}
 
 	/**

@@ -36,6 +36,8 @@ public record LockKey(String key, String redisKey, String fenceKey) {
 
 	private static final String FENCE_SUFFIX = ":fence";
 
+	private static final String OWNER_SUFFIX = ":owner";
+
 	/**
 	 * Return the keys of a lock.
 	 * @param prefix the registry's key prefix
@@ -89,13 +91,32 @@ public record LockKey(String key, String redisKey, String fenceKey) {
 	}
 
 	public static String fenceKeyFor(String redisKey) {
+		return companionKey(redisKey, FENCE_SUFFIX);
+	}
+
+	/**
+	 * Return the owner key of the timestamp protocol: the owner token and value of the
+	 * acquisition that last wrote the lock key, so that an acquisition whose outcome the
+	 * client never learned can be undone (see {@code timestamp-abandon.lua}). Same slot
+	 * as the lock key, named as the fencing counter key is.
+	 * @return the owner key
+	 */
+	public String ownerKey() {
+		if (hasHashTag(this.redisKey) || this.redisKey.indexOf('}') < 0) {
+			return companionKey(this.redisKey, OWNER_SUFFIX);
+		}
+		// The fencing counter key's tag, searched once already: {tag}:fence:<lock key>.
+		return this.fenceKey.substring(0, this.fenceKey.indexOf('}') + 1) + OWNER_SUFFIX + ":" + this.redisKey;
+	}
+
+	private static String companionKey(String redisKey, String suffix) {
 		if (hasHashTag(redisKey)) {
-			return redisKey + FENCE_SUFFIX;
+			return redisKey + suffix;
 		}
 		if (redisKey.indexOf('}') < 0) {
-			return "{" + redisKey + "}" + FENCE_SUFFIX;
+			return "{" + redisKey + "}" + suffix;
 		}
-		return "{" + tagForSlot(ClusterSlotHashUtil.calculateSlot(redisKey)) + "}" + FENCE_SUFFIX + ":" + redisKey;
+		return "{" + tagForSlot(ClusterSlotHashUtil.calculateSlot(redisKey)) + "}" + suffix + ":" + redisKey;
 	}
 
 	private static boolean hasHashTag(String key) {

@@ -65,6 +65,10 @@ public final class LockScripts {
 	public static final LockScript<TimestampKeepReply> TIMESTAMP_KEEP = new LockScript<>(
 			listScript("read.lua", "timestamp-clock.lua", "timestamp-keep.lua"), "release", TimestampKeepReply::decode);
 
+	/** Timestamp protocol: undo an acquisition whose answer never came. */
+	public static final LockScript<TimestampAbandonReply> TIMESTAMP_ABANDON = new LockScript<>(
+			longScript("read.lua", "timestamp-abandon.lua"), "release", TimestampAbandonReply::decode);
+
 	/** Timestamp protocol: whether a valid timestamp is held. */
 	public static final LockScript<TimestampHeldReply> TIMESTAMP_HELD = new LockScript<>(
 			listScript("read.lua", "timestamp-clock.lua", "timestamp-held.lua"), "read", TimestampHeldReply::decode);
@@ -82,7 +86,7 @@ public final class LockScripts {
 
 	/** The scripts of both protocols, which the health check loads. */
 	public static final List<LockScript<?>> ALL = List.of(TOKEN_ACQUIRE, TOKEN_RELEASE, TOKEN_KEEP, TIMESTAMP_ACQUIRE,
-			TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_HELD, FORCE_RELEASE);
+			TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_ABANDON, TIMESTAMP_HELD, FORCE_RELEASE);
 
 	private LockScripts() {
 	}

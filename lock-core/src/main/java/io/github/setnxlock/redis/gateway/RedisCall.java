@@ -72,4 +72,31 @@ public final class RedisCall {
 		return (message != null) ? message + ": " + cause : cause;
 	}
 
+	/**
+	 * Whether a command that failed this way may still have run in Redis: everything but
+	 * an error Redis answered (a refused command, a key of the wrong type), an answer
+	 * that could not be read, after which Redis has run the command or refused it, and a
+	 * command that was never sent (no connection could be made, or too many commands
+	 * already wait for a stalled Redis).
+	 * @param failure the failure
+	 * @return {@code false} when Redis answered
+	 */
+	public static boolean mayHaveRun(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if ((cause instanceof LockAccessException && cause.getCause() == null)
+					|| cause instanceof CommandRunner.RedisStalledException) {
+				return false;
+			}
+			// By name: neither client is required on the classpath.
+			for (Class<?> type = cause.getClass(); type != null; type = type.getSuperclass()) {
+				if (type.getName().equals("io.lettuce.core.RedisCommandExecutionException")
+						|| type.getName().equals("io.lettuce.core.RedisConnectionException")
+						|| type.getName().equals("redis.clients.jedis.exceptions.JedisDataException")) {
+					return false;
+				}
+			}
+		}
+		return true;
+	}
+
 }

@@ -25,7 +25,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.redis.engine.EngineStats;
-import io.github.setnxlock.redis.engine.Hold;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.ForceReleaseReply;
 import io.github.setnxlock.redis.gateway.LockKey;

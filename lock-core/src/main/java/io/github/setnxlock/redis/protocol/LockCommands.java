@@ -55,6 +55,17 @@ public interface LockCommands {
 	CompletableFuture<ReleaseResult> release(LockKey key, Lease lease);
 
 	/**
+	 * Undo an acquisition whose answer never came (a command timeout, a reset connection,
+	 * a caller that stopped waiting): delete the lock key if that acquisition wrote it
+	 * and it is still as it left it. Safe to send whether the acquisition ran or not, and
+	 * more than once.
+	 * @param key the lock's keys
+	 * @param ownerToken the acquisition's owner token
+	 * @return whether a key was deleted, to come
+	 */
+	CompletableFuture<Boolean> abandon(LockKey key, String ownerToken);
+
+	/**
 	 * If the lock key still belongs to the given lease, let it expire after the given
 	 * time instead of deleting it.
 	 * @param key the lock's keys

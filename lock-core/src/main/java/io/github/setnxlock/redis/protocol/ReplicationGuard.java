@@ -98,6 +98,11 @@ public final class ReplicationGuard implements LockCommands {
 	}
 
 	@Override
+	public CompletableFuture<Boolean> abandon(LockKey key, String ownerToken) {
+		return this.protocol.abandon(key, ownerToken);
+	}
+
+	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		return this.protocol.releaseKeeping(key, lease, keep);
 	}

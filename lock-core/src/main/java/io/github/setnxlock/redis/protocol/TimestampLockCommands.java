@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.LockScripts;
 import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.gateway.TimestampAbandonReply;
 import io.github.setnxlock.redis.gateway.TimestampAcquireReply;
 import io.github.setnxlock.redis.gateway.TimestampHeldReply;
 import io.github.setnxlock.redis.gateway.TimestampKeepReply;
@@ -84,9 +85,11 @@ public final class TimestampLockCommands extends ScriptProtocol {
 		// Rounded up: a lease is a promise of at least that long.
 		long leaseUnits = (leaseMillis + this.unitMillis - 1) / this.unitMillis;
 		long sentNanos = System.nanoTime();
-		return new AcquireCall<>(key, LockScripts.TIMESTAMP_ACQUIRE, List.of(key.redisKey(), key.fenceKey()),
+		return new AcquireCall<>(key, LockScripts.TIMESTAMP_ACQUIRE,
+				List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
 				List.of(Long.toString(this.unitMillis), Long.toString(leaseUnits), callerClock(),
-						Long.toString(KEY_GRACE.toMillis()), Long.toString(leaseMillis + this.fenceRetentionMillis)),
+						Long.toString(KEY_GRACE.toMillis()), Long.toString(leaseMillis + this.fenceRetentionMillis),
+						ownerToken),
 				(reply) -> attempt(reply, sentNanos));
 	}
 
@@ -104,7 +107,7 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
 		return this.gateway
-			.run(LockScripts.TIMESTAMP_RELEASE, key, List.of(key.redisKey(), key.fenceKey()),
+			.run(LockScripts.TIMESTAMP_RELEASE, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
 					List.of(lease.value(), Long.toString(this.unitMillis), callerClock(),
 							Long.toString(lease.fencingToken()), this.releaseChannel))
 			// Every timestamp release that deletes is announced: waiters do not mark a
@@ -114,6 +117,14 @@ public final class TimestampLockCommands extends ScriptProtocol {
 				case NOT_OURS -> ReleaseResult.NOT_OURS;
 				case EXPIRED -> ReleaseResult.EXPIRED;
 			});
+	}
+
+	@Override
+	public CompletableFuture<Boolean> abandon(LockKey key, String ownerToken) {
+		return this.gateway
+			.run(LockScripts.TIMESTAMP_ABANDON, key, List.of(key.redisKey(), key.ownerKey()),
+					List.of(ownerToken, this.releaseChannel))
+			.thenApply((reply) -> reply == TimestampAbandonReply.DELETED);
 	}
 
 	@Override

@@ -26,6 +26,7 @@ import io.github.setnxlock.redis.gateway.LockScripts;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.TokenAcquireReply;
 import io.github.setnxlock.redis.gateway.TokenKeepReply;
+import io.github.setnxlock.redis.gateway.TokenReleaseReply;
 
 /**
  * The token protocol: the lock key holds a random owner token and expires with the lease
@@ -73,6 +74,13 @@ public final class TokenLockCommands extends ScriptProtocol {
 			case DELETED_AND_ANNOUNCED -> ReleaseResult.RELEASED_AND_ANNOUNCED;
 			case NOT_OURS -> ReleaseResult.NOT_OURS;
 		});
+	}
+
+	@Override
+	public CompletableFuture<Boolean> abandon(LockKey key, String ownerToken) {
+		// The key holds the owner token itself: the release compares with it.
+		return this.gateway.releaseToken(key, ownerToken, this.releaseChannel)
+			.thenApply((reply) -> reply != TokenReleaseReply.NOT_OURS);
 	}
 
 	@Override

@@ -5,10 +5,14 @@
 -- GETSET whose old value is still expired, without the flaw that a losing GETSET rewrites
 -- the winner's expiry. The fencing draw happens in the same step too (see fence.lua), and
 -- only when the lock is taken: after a SET NX that wins, before a takeover's SET.
--- KEYS[1] lock key, KEYS[2] fencing counter key (same hash slot)
+-- The acquisition also writes the owner key: its owner token and the value, with the lock
+-- key's expiry, so that an acquisition whose answer the client never got (a command
+-- timeout, a reset connection) can still be undone by its owner (timestamp-abandon.lua):
+-- the value, computed here from the clock, is not known to the client before the answer.
+-- KEYS[1] lock key, KEYS[2] fencing counter key, KEYS[3] owner key (same hash slot)
 -- ARGV[1] ms per unit (1000 or 1), ARGV[2] lease in whole units, ARGV[3] caller clock in
 -- ms or '' for the server clock, ARGV[4] how long the key outlives its expiry in ms,
--- ARGV[5] counter retention in ms
+-- ARGV[5] counter retention in ms, ARGV[6] owner token
 -- Returns {1, token, value, validity ms} when acquired from a free key;
 -- {2, token, value, validity ms, previous value} when an expired timestamp was taken over;
 -- {0, ms until the holder's timestamp expires} when held;
@@ -26,6 +30,7 @@ if redis.call('SET', KEYS[1], value, 'NX', 'PX', ttl_ms) then
   if not token then
     return {-3, counter}
   end
+  redis.call('SET', KEYS[3], ARGV[6] .. ' ' .. value, 'PX', ttl_ms)
   return {1, token, value, validity_ms}
 end
 local current = get_any(KEYS[1])
@@ -44,4 +49,5 @@ if not token then
   return {-3, counter}
 end
 redis.call('SET', KEYS[1], value, 'PX', ttl_ms)
+redis.call('SET', KEYS[3], ARGV[6] .. ' ' .. value, 'PX', ttl_ms)
 return {2, token, value, validity_ms, current}

@@ -7,7 +7,8 @@
 -- Such a client only writes after it read an expired value, so while our timestamp is
 -- still valid a different timestamp in the key is that rewrite, and the lock is still ours,
 -- unless the fencing counter shows a later acquisition (see still_ours).
--- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] our value, ARGV[2] ms per unit,
+-- The owner key (see timestamp-acquire.lua) goes with the lock key.
+-- KEYS[1] lock key, KEYS[2] fencing counter key, KEYS[3] owner key; ARGV[1] our value, ARGV[2] ms per unit,
 -- ARGV[3] caller clock in ms or '', ARGV[4] our fencing token, ARGV[5] release channel
 -- The release is announced as in token-release.lua, before the delete for the same reason.
 -- Returns 1 when deleted; 2 when deleted after a losing GETSET had rewritten the value;
@@ -24,7 +25,7 @@ if not still_ours(current, ARGV[1], ARGV[4], KEYS[2]) then
   return 0
 end
 redis.call('PUBLISH', ARGV[5], KEYS[1])
-redis.call('DEL', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[3])
 if current == ARGV[1] then
   return 1
 end

@@ -1,0 +1,17 @@
+-- Timestamp protocol, undo an acquisition whose answer the client never got: delete the
+-- lock key only while the owner key says this owner's acquisition wrote the value it still
+-- holds (see timestamp-acquire.lua). A takeover or a later acquisition writes another value
+-- or owner, and is left alone. Announced as a release is, before the delete.
+-- KEYS[1] lock key, KEYS[2] owner key (same hash slot); ARGV[1] owner token, ARGV[2]
+-- release channel
+-- Returns 1 when deleted, 0 when the acquisition had not written the key or no longer holds it.
+local owner = get_any(KEYS[2])
+if type(owner) ~= 'string' or string.sub(owner, 1, string.len(ARGV[1]) + 1) ~= ARGV[1] .. ' ' then
+  return 0
+end
+if get_any(KEYS[1]) ~= string.sub(owner, string.len(ARGV[1]) + 2) then
+  return 0
+end
+redis.call('PUBLISH', ARGV[2], KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
