@@ -263,9 +263,9 @@ public class SetnxLockProperties {
 		private int replicas;
 
 		/**
-		 * How long an acquisition waits for the replicas. WAIT blocks the Redis
-		 * connection it runs on (the shared one by default) for up to this long; keep it
-		 * well below the client's command timeout.
+		 * How long an acquisition waits for the replicas. WAIT holds up only the
+		 * acquisition's own connection (a dedicated one, not Lettuce's shared connection)
+		 * for up to this long; keep it well below the client's command timeout.
 		 */
 		private Duration timeout = Duration.ofSeconds(1);
 

@@ -84,13 +84,14 @@ import io.github.setnxlock.redis.protocol.TokenLockCommands;
  * default) makes an acquisition wait ({@code WAIT}) until a number of replicas have
  * acknowledged it, and fail, releasing the key, when fewer did in time; so a failover to
  * a replica that never received the lock key no longer hands the lock to a second holder
- * unnoticed. {@code WAIT} blocks the connection it runs on (Lettuce's shared connection
- * by default) until the replicas answer, up to the guard's timeout. It does not make
- * Redis strongly consistent: a failover can still lose an acknowledged write in rare
- * cases, so fencing tokens remain the defence. Sentinel and Redis Cluster work through
- * Spring Data Redis as a single server does (a lock key and its fencing counter share a
- * slot); the guard is refused on a Redis Cluster connection, where Spring Data Redis
- * cannot send {@code WAIT} on the connection that wrote the lock.
+ * unnoticed. {@code WAIT} blocks the connection it runs on until the replicas answer, up
+ * to the guard's timeout: a dedicated one, never Lettuce's shared connection, so other
+ * lock commands go on meanwhile. It does not make Redis strongly consistent: a failover
+ * can still lose an acknowledged write in rare cases, so fencing tokens remain the
+ * defence. Sentinel and Redis Cluster work through Spring Data Redis as a single server
+ * does (a lock key and its fencing counter share a slot); the guard is refused on a Redis
+ * Cluster connection, where Spring Data Redis cannot send {@code WAIT} on the connection
+ * that wrote the lock.
  * <p>
  * <b>Redis.</b> Nothing is sent to Redis when the registry is created. Scripts run by
  * SHA1 and are loaded again when a restarted Redis has forgotten them. When Redis fails,

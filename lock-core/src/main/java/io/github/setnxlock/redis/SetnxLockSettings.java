@@ -32,43 +32,11 @@ import io.github.setnxlock.redis.gateway.LockKey;
  */
 public final class SetnxLockSettings {
 
-	private final String keyPrefix;
-
-	private final LockProtocol protocol;
-
-	private final Duration leaseTime;
-
-	private final TimestampUnit timestampUnit;
-
-	private final TimestampClock timestampClock;
-
-	private final Clock localClock;
-
-	private final boolean renewal;
-
-	private final Duration maxHold;
-
-	private final String releaseChannel;
-
-	private final boolean keyspaceNotifications;
-
-	private final int replicationGuardReplicas;
-
-	private final Duration replicationGuardTimeout;
+	/** A private copy of the builder that built these settings: never changed. */
+	private final Builder values;
 
 	private SetnxLockSettings(Builder builder) {
-		this.keyPrefix = builder.keyPrefix;
-		this.protocol = builder.protocol;
-		this.leaseTime = builder.leaseTime;
-		this.timestampUnit = builder.timestampUnit;
-		this.timestampClock = builder.timestampClock;
-		this.localClock = builder.localClock;
-		this.renewal = builder.renewal;
-		this.maxHold = builder.maxHold;
-		this.releaseChannel = builder.releaseChannel;
-		this.keyspaceNotifications = builder.keyspaceNotifications;
-		this.replicationGuardReplicas = builder.replicationGuardReplicas;
-		this.replicationGuardTimeout = builder.replicationGuardTimeout;
+		this.values = new Builder(builder);
 	}
 
 	/**
@@ -92,17 +60,7 @@ public final class SetnxLockSettings {
 	 * @return a new builder
 	 */
 	public Builder toBuilder() {
-		return new Builder().keyPrefix(this.keyPrefix)
-			.protocol(this.protocol)
-			.leaseTime(this.leaseTime)
-			.timestampUnit(this.timestampUnit)
-			.timestampClock(this.timestampClock)
-			.localClock(this.localClock)
-			.renewal(this.renewal)
-			.maxHold(this.maxHold)
-			.releaseChannel(this.releaseChannel)
-			.keyspaceNotifications(this.keyspaceNotifications)
-			.replicationGuard(this.replicationGuardReplicas, this.replicationGuardTimeout);
+		return new Builder(this.values);
 	}
 
 	/**
@@ -111,7 +69,7 @@ public final class SetnxLockSettings {
 	 * @return the prefix, possibly empty
 	 */
 	public String keyPrefix() {
-		return this.keyPrefix;
+		return this.values.keyPrefix;
 	}
 
 	/**
@@ -119,7 +77,7 @@ public final class SetnxLockSettings {
 	 * @return the protocol
 	 */
 	public LockProtocol protocol() {
-		return this.protocol;
+		return this.values.protocol;
 	}
 
 	/**
@@ -127,7 +85,7 @@ public final class SetnxLockSettings {
 	 * @return the default lease
 	 */
 	public Duration leaseTime() {
-		return this.leaseTime;
+		return this.values.leaseTime;
 	}
 
 	/**
@@ -136,7 +94,7 @@ public final class SetnxLockSettings {
 	 * @return the timestamp unit
 	 */
 	public TimestampUnit timestampUnit() {
-		return this.timestampUnit;
+		return this.values.timestampUnit;
 	}
 
 	/**
@@ -145,7 +103,7 @@ public final class SetnxLockSettings {
 	 * @return the timestamp clock
 	 */
 	public TimestampClock timestampClock() {
-		return this.timestampClock;
+		return this.values.timestampClock;
 	}
 
 	/**
@@ -154,7 +112,7 @@ public final class SetnxLockSettings {
 	 * @return the local clock
 	 */
 	public Clock localClock() {
-		return this.localClock;
+		return this.values.localClock;
 	}
 
 	/**
@@ -163,7 +121,7 @@ public final class SetnxLockSettings {
 	 * @return whether the watchdog renews leases
 	 */
 	public boolean renewal() {
-		return this.renewal;
+		return this.values.renewal;
 	}
 
 	/**
@@ -172,7 +130,7 @@ public final class SetnxLockSettings {
 	 * @return the limit, or {@code null}
 	 */
 	public Duration maxHold() {
-		return this.maxHold;
+		return this.values.maxHold;
 	}
 
 	/**
@@ -182,7 +140,7 @@ public final class SetnxLockSettings {
 	 * @return the channel
 	 */
 	public String releaseChannel() {
-		return this.releaseChannel;
+		return this.values.releaseChannel;
 	}
 
 	/**
@@ -195,7 +153,7 @@ public final class SetnxLockSettings {
 	 * @return whether keyspace notifications are used
 	 */
 	public boolean keyspaceNotifications() {
-		return this.keyspaceNotifications;
+		return this.values.keyspaceNotifications;
 	}
 
 	/**
@@ -205,7 +163,7 @@ public final class SetnxLockSettings {
 	 * @see Builder#replicationGuard(int, Duration)
 	 */
 	public int replicationGuardReplicas() {
-		return this.replicationGuardReplicas;
+		return this.values.replicationGuardReplicas;
 	}
 
 	/**
@@ -215,16 +173,17 @@ public final class SetnxLockSettings {
 	 * @see Builder#replicationGuard(int, Duration)
 	 */
 	public Duration replicationGuardTimeout() {
-		return this.replicationGuardTimeout;
+		return this.values.replicationGuardTimeout;
 	}
 
 	@Override
 	public String toString() {
-		return "SetnxLockSettings[keyPrefix='" + this.keyPrefix + "', protocol=" + this.protocol + ", leaseTime="
-				+ this.leaseTime + ", timestampUnit=" + this.timestampUnit + ", timestampClock=" + this.timestampClock
-				+ ", renewal=" + this.renewal + ", maxHold=" + this.maxHold + ", releaseChannel='" + this.releaseChannel
-				+ "', keyspaceNotifications=" + this.keyspaceNotifications + ", replicationGuard="
-				+ this.replicationGuardReplicas + " replicas within " + this.replicationGuardTimeout + "]";
+		return "SetnxLockSettings[keyPrefix='" + this.values.keyPrefix + "', protocol=" + this.values.protocol
+				+ ", leaseTime=" + this.values.leaseTime + ", timestampUnit=" + this.values.timestampUnit
+				+ ", timestampClock=" + this.values.timestampClock + ", renewal=" + this.values.renewal + ", maxHold="
+				+ this.values.maxHold + ", releaseChannel='" + this.values.releaseChannel + "', keyspaceNotifications="
+				+ this.values.keyspaceNotifications + ", replicationGuard=" + this.values.replicationGuardReplicas
+				+ " replicas within " + this.values.replicationGuardTimeout + "]";
 	}
 
 	/**
@@ -259,6 +218,21 @@ public final class SetnxLockSettings {
 		private Builder() {
 		}
 
+		private Builder(Builder other) {
+			this.keyPrefix = other.keyPrefix;
+			this.protocol = other.protocol;
+			this.leaseTime = other.leaseTime;
+			this.timestampUnit = other.timestampUnit;
+			this.timestampClock = other.timestampClock;
+			this.localClock = other.localClock;
+			this.renewal = other.renewal;
+			this.maxHold = other.maxHold;
+			this.releaseChannel = other.releaseChannel;
+			this.keyspaceNotifications = other.keyspaceNotifications;
+			this.replicationGuardReplicas = other.replicationGuardReplicas;
+			this.replicationGuardTimeout = other.replicationGuardTimeout;
+		}
+
 		/**
 		 * Turn on the replication guard: after each acquisition, wait ({@code WAIT})
 		 * until the given number of replicas have acknowledged it, and fail the
@@ -269,13 +243,13 @@ public final class SetnxLockSettings {
 		 * {@code WAIT} runs on the connection that ran the acquire script, because it
 		 * counts that connection's writes, and blocks that connection until the replicas
 		 * answer: usually one round trip to them, but up to the whole timeout when a
-		 * replica is down or lagging. With Lettuce's shared connection (Spring Data
-		 * Redis's default), every command of the application on that connection waits
-		 * behind it meanwhile. Keep the timeout well below the client's command timeout,
-		 * which would otherwise cut {@code WAIT} short and fail the acquisition. The
-		 * guard does not make Redis strongly consistent: a failover can still lose an
-		 * acknowledged write in rare cases. Not available on Redis Cluster connections
-		 * (see {@link SetnxLockRegistry}).
+		 * replica is down or lagging. Both go out on a connection of their own (a
+		 * dedicated one with Lettuce, never the shared one that other lock commands use),
+		 * so only that acquisition waits. Keep the timeout well below the client's
+		 * command timeout, which would otherwise cut {@code WAIT} short and fail the
+		 * acquisition. The guard does not make Redis strongly consistent: a failover can
+		 * still lose an acknowledged write in rare cases. Not available on Redis Cluster
+		 * connections (see {@link SetnxLockRegistry}).
 		 * @param replicas how many replicas must acknowledge; {@code 0} turns the guard
 		 * off
 		 * @param timeout how long to wait for them; positive, in whole milliseconds

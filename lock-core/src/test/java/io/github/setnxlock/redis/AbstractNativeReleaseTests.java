@@ -22,10 +22,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.setnxlock.redis.gateway.LockScripts;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.gateway.LockScripts;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.BeforeEach;

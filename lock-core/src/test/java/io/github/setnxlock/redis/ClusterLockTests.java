@@ -26,9 +26,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.test.RedisClusterGroup;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;

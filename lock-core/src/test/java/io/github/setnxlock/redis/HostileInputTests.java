@@ -27,11 +27,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

@@ -26,12 +26,12 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import io.github.setnxlock.redis.gateway.LockScripts;
-import io.github.setnxlock.redis.gateway.RedisGateway;
-import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.gateway.LockScripts;
+import io.github.setnxlock.redis.gateway.RedisCall;
+import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -17,10 +17,14 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
-import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.test.RedisReplicaSet;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -35,6 +39,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The replication guard against a real primary and replica. A failover to a replica that
@@ -167,6 +172,36 @@ class ReplicationGuardTests {
 			this.servers.awaitReplicated();
 			assertThat(lock.tryLock(Duration.ZERO, LEASE)).isTrue();
 			lock.unlock();
+		}
+	}
+
+	@Test
+	void theGuardsWaitHoldsUpNoOtherLockCommand() throws Exception {
+		this.servers.awaitReplicated();
+		SetnxLockSettings settings = settings(LockProtocol.TOKEN, 1, Duration.ofSeconds(30));
+		try (TestClient client = new TestClient(this.servers.primary(), settings, Duration.ofMinutes(1))) {
+			LeasedLock held = client.registry.obtain("held");
+			assertThat(held.tryLock(Duration.ZERO, LEASE)).isTrue();
+			LeasedLock waiting = client.registry.obtain("waiting");
+			ExecutorService acquiring = Executors.newSingleThreadExecutor();
+			this.servers.replica(0).pause();
+			try {
+				Future<Boolean> guarded = acquiring.submit(() -> waiting.tryLock(Duration.ZERO, LEASE));
+				// Handshake: the guard's WAIT is blocked at the primary, for its 30 s.
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> String.valueOf(this.servers.primary().execute("CLIENT", "LIST")).contains("cmd=wait"));
+				// The registry's other commands go on meanwhile: a read, and a release.
+				assertThat(held.isLocked()).isTrue();
+				held.unlock();
+				assertThat(this.servers.primary().execute("EXISTS", "lock:held")).isEqualTo(0L);
+				assertThat(guarded).isNotDone();
+				assertThat(String.valueOf(this.servers.primary().execute("CLIENT", "LIST"))).contains("cmd=wait");
+			}
+			finally {
+				this.servers.replica(0).resume();
+				acquiring.shutdown();
+				assertThat(acquiring.awaitTermination(40, TimeUnit.SECONDS)).isTrue();
+			}
 		}
 	}
 

@@ -26,8 +26,8 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import io.github.setnxlock.LockAccessException;
-import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockListener.Acquisition.Result;
+import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.gateway.LockKey;

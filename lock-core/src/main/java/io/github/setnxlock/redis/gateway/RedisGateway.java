@@ -125,7 +125,7 @@ public final class RedisGateway implements AutoCloseable {
 	/**
 	 * Run a lock script, then wait until replicas acknowledged what it wrote
 	 * ({@code WAIT}), on the connection that wrote it. Refused on a Redis Cluster
-	 * connection (see {@link WaitCommand}).
+	 * connection (see {@link AcknowledgedCall}).
 	 * @param <R> the type of its answer
 	 * @param script the script
 	 * @param key the lock it is for
@@ -138,7 +138,7 @@ public final class RedisGateway implements AutoCloseable {
 	public <R> CompletableFuture<Acknowledged<R>> runAcknowledged(LockScript<R> script, LockKey key, List<String> keys,
 			List<String> args, int replicas, long timeoutMillis) {
 		return sent(key, script.action(), () -> this.runner
-			.submit(() -> WaitCommand.runAcknowledged(this.redis, script, key, keys, args, replicas, timeoutMillis)));
+			.submit(() -> AcknowledgedCall.run(this.redis, script, key, keys, args, replicas, timeoutMillis)));
 	}
 
 	/**

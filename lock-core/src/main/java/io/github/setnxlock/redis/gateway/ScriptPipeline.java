@@ -146,7 +146,7 @@ final class ScriptPipeline {
 		return false;
 	}
 
-	private static byte[][] bytes(List<String> call) {
+	static byte[][] bytes(List<String> call) {
 		byte[][] keysAndArgs = new byte[call.size()][];
 		for (int i = 0; i < keysAndArgs.length; i++) {
 			keysAndArgs[i] = call.get(i).getBytes(StandardCharsets.UTF_8);
@@ -154,7 +154,7 @@ final class ScriptPipeline {
 		return keysAndArgs;
 	}
 
-	private static Object decode(Object answer) {
+	static Object decode(Object answer) {
 		if (answer instanceof byte[] bytes) {
 			return new String(bytes, StandardCharsets.UTF_8);
 		}

@@ -16,7 +16,6 @@
 package io.github.setnxlock.redis.gateway;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;
@@ -25,13 +24,7 @@ import org.springframework.data.redis.connection.DecoratedRedisConnection;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.RedisOperations;
-import org.springframework.data.redis.core.SessionCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
-
-import io.github.setnxlock.LockAccessException;
 
 /**
  * Sends {@code WAIT} on a Spring Data Redis connection and reads its answer, the number
@@ -53,52 +46,6 @@ final class WaitCommand {
 			WaitCommand.class.getClassLoader());
 
 	private WaitCommand() {
-	}
-
-	/**
-	 * Run a lock script and then {@code WAIT} on the connection that ran it: both in one
-	 * {@link SessionCallback}, which binds one Spring Data Redis connection to the
-	 * thread, so both commands use one Redis connection (Lettuce's shared native
-	 * connection, or a dedicated one when sharing is off). Refused on a Redis Cluster
-	 * connection, where Spring Data Redis sends a command without a key, such as
-	 * {@code WAIT}, to a node connection of its own choosing: there it would count
-	 * nothing. Blocks: run on a thread of the gateway.
-	 */
-	static <R> RedisGateway.Acknowledged<R> runAcknowledged(StringRedisTemplate redis, LockScript<R> script,
-			LockKey key, List<String> keys, List<String> args, int replicas, long timeoutMillis) {
-		return RedisCall.run(key, script.action(),
-				() -> redis.execute(new SessionCallback<RedisGateway.Acknowledged<R>>() {
-
-					@Override
-					public <K, V> RedisGateway.Acknowledged<R> execute(RedisOperations<K, V> operations) {
-						// The connections themselves, not the template's proxies of them,
-						// which
-						// hide their kind; the session keeps them open.
-						if (Boolean.TRUE.equals(redis.execute((RedisCallback<Boolean>) WaitCommand::isCluster, true))) {
-							throw new LockAccessException(key.key(), "The replication guard cannot protect lock '"
-									+ key.key()
-									+ "' on a Redis Cluster connection: Spring Data Redis sends WAIT to another node"
-									+ " connection than the one that wrote the lock, where it would count nothing;"
-									+ " turn the guard off (replicas 0)", null);
-						}
-						R reply = script.decode(key, RedisCall.run(key, script.action(),
-								() -> redis.execute(script.redisScript(), keys, args.toArray())));
-						try {
-							Object answer = redis.execute(
-									(RedisCallback<Object>) (connection) -> send(connection, replicas, timeoutMillis),
-									true);
-							if (!(answer instanceof Number number)) {
-								throw new LockAccessException(key.key(),
-										"Unexpected answer to WAIT for lock '" + key.key() + "': " + answer, null);
-							}
-							return new RedisGateway.Acknowledged<>(reply, number.longValue(), null);
-						}
-						catch (RuntimeException ex) {
-							return new RedisGateway.Acknowledged<>(reply, -1, ex);
-						}
-					}
-
-				}));
 	}
 
 	/**

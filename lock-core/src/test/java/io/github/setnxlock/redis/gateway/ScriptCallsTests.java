@@ -20,7 +20,6 @@ import java.util.List;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.redis.SetnxLockRegistry;
-import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
