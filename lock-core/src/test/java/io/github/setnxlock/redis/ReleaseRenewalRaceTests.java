@@ -16,15 +16,22 @@
 
 package io.github.setnxlock.redis;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockListener;
@@ -32,10 +39,12 @@ import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.TcpProxy;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A release racing the renewal of the same hold: holders behind a slightly slow
@@ -126,6 +135,106 @@ class ReleaseRenewalRaceTests {
 		finally {
 			pool.shutdownNow();
 		}
+	}
+
+	@Test
+	void aReleaseThatWaitedForARenewalSendsWhatTheRenewalWrote() throws Exception {
+		// The timestamp protocol on a clock of the test's: the renewal writes a later
+		// timestamp, and by the time the release goes out the one before has passed.
+		MutableClock clock = new MutableClock(System.currentTimeMillis());
+		SetnxLockSettings settings = SetnxLockSettings.builder()
+			.protocol(LockProtocol.TIMESTAMP)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.timestampClock(TimestampClock.LOCAL)
+			.localClock(clock)
+			.leaseTime(Duration.ofSeconds(2))
+			.build();
+		List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
+		LockListener listener = new LockListener() {
+
+			@Override
+			public void lockLost(LockLostEvent event) {
+				lost.add(event);
+			}
+
+		};
+		try (RedisServer server = RedisServer.start();
+				TcpProxy proxy = TcpProxy.start(server);
+				TestClient client = new TestClient(RedisConnections.create(proxy, Duration.ofSeconds(5)), settings,
+						List.of(listener))) {
+			LeasedLock lock = client.registry.obtain("renewed");
+			CountDownLatch held = new CountDownLatch(1);
+			CountDownLatch unlockNow = new CountDownLatch(1);
+			AtomicReference<String> outcome = new AtomicReference<>();
+			Thread holder = new Thread(() -> {
+				lock.lock();
+				held.countDown();
+				try {
+					unlockNow.await();
+					lock.unlock();
+					outcome.set("released");
+				}
+				catch (InterruptedException | RuntimeException ex) {
+					outcome.set(ex.toString());
+				}
+			}, "renewed-holder");
+			holder.start();
+			assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+			long batches = client.registry.engine().stats().renewalBatches();
+			// The renewal goes out a second later by this clock: its timestamp ends
+			// later.
+			clock.advance(Duration.ofMillis(1000));
+			proxy.stall();
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> client.registry.engine().stats().renewalBatches() > batches);
+			unlockNow.countDown();
+			// Handshake: the holder waits for the renewal that is out at Redis.
+			await().atMost(Duration.ofSeconds(5)).until(() -> holder.getState() == Thread.State.TIMED_WAITING);
+			// The timestamp the acquisition wrote has passed; the renewal's has not.
+			clock.advance(Duration.ofMillis(1400));
+			proxy.restore();
+			holder.join(TimeUnit.SECONDS.toMillis(10));
+			assertThat(outcome.get()).isEqualTo("released");
+			assertThat(server.execute("EXISTS", "lock:renewed")).isEqualTo(0L);
+			assertThat(lost).isEmpty();
+		}
+	}
+
+	/**
+	 * A wall clock that moves only when told.
+	 */
+	private static final class MutableClock extends Clock {
+
+		private final AtomicLong millis;
+
+		MutableClock(long millis) {
+			this.millis = new AtomicLong(millis);
+		}
+
+		void advance(Duration duration) {
+			this.millis.addAndGet(duration.toMillis());
+		}
+
+		@Override
+		public long millis() {
+			return this.millis.get();
+		}
+
+		@Override
+		public Instant instant() {
+			return Instant.ofEpochMilli(millis());
+		}
+
+		@Override
+		public ZoneId getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(ZoneId zone) {
+			throw new UnsupportedOperationException("a test clock has one zone");
+		}
+
 	}
 
 }

@@ -161,13 +161,15 @@ public final class Hold {
 	}
 
 	/**
-	 * Take a renewed lease, unless the hold has ended meanwhile or its deadline passed
-	 * before the answer came: once lost, a hold stays lost.
+	 * Take a renewed lease, unless the hold was lost meanwhile or its deadline passed
+	 * before the answer came: once lost, a hold stays lost. A hold being released takes
+	 * it too: its release, which waited for this renewal, must send what the renewal
+	 * wrote (a timestamp, under the timestamp protocol).
 	 * @param renewal the renewed lease
 	 * @return whether it was taken
 	 */
 	boolean renewed(Lease renewal) {
-		if (this.end.get() != HELD || this.lease.isExpired(System.nanoTime())) {
+		if (this.end.get() > RELEASING || this.lease.isExpired(System.nanoTime())) {
 			return false;
 		}
 		this.lease = renewal;

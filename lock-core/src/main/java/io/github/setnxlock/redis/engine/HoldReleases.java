@@ -86,6 +86,8 @@ final class HoldReleases {
 		}
 		long until = Math.max(hold.lease().deadlineNanos(), System.nanoTime()) + RELEASE_MARGIN_NANOS;
 		this.renewer.stop(hold, until);
+		// A renewal that was out at Redis may have moved the deadline on.
+		until = Math.max(until, hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
 		KeyState state = hold.state;
 		long generationBeforeRelease = state.releases.generation();
 		ReleaseResult result = null;

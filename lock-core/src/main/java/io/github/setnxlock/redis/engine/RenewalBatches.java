@@ -90,7 +90,7 @@ final class RenewalBatches {
 		}
 		if (batch != null && batch.holds().contains(hold)) {
 			try {
-				Waits.awaitUninterrupted(batch.answer(), deadlineNanos);
+				Waits.awaitUninterrupted(batch.applied(), deadlineNanos);
 			}
 			catch (TimeoutException ex) {
 				// Redis has not answered by the holder's deadline: the hold is lost, and
@@ -113,6 +113,9 @@ final class RenewalBatches {
 	void send(List<Hold> candidates) {
 		List<Hold> batch;
 		CompletableFuture<List<RenewalResult>> answer = new CompletableFuture<>();
+		// Completed once the answer is applied to the holds, which a release waits for:
+		// it must send the lease the renewal produced, not the one before.
+		CompletableFuture<Void> applied = new CompletableFuture<>();
 		// A holder that starts releasing either is left out here, or finds this batch in
 		// flight and waits for it (see stop), so a renewal never lands after a release.
 		this.batchLock.lock();
@@ -121,7 +124,7 @@ final class RenewalBatches {
 			if (batch.isEmpty()) {
 				return;
 			}
-			this.inFlight = new Batch(Set.copyOf(batch), answer);
+			this.inFlight = new Batch(Set.copyOf(batch), applied);
 		}
 		finally {
 			this.batchLock.unlock();
@@ -143,15 +146,20 @@ final class RenewalBatches {
 			answer.completeExceptionally(ex);
 		}
 		answer.whenComplete((results, failure) -> this.renewer.scheduler.execute(() -> {
-			this.inFlight = null;
-			if (failure != null) {
-				failed(batch, failure);
-				batch.forEach(
-						(hold) -> this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false)));
-				this.renewer.retrySoon();
+			try {
+				this.inFlight = null;
+				if (failure != null) {
+					failed(batch, failure);
+					batch.forEach(
+							(hold) -> this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false)));
+					this.renewer.retrySoon();
+				}
+				else {
+					apply(batch, results);
+				}
 			}
-			else {
-				apply(batch, results);
+			finally {
+				applied.complete(null);
 			}
 		}));
 	}
@@ -212,9 +220,9 @@ final class RenewalBatches {
 	 * A batch of renewals out at Redis.
 	 *
 	 * @param holds the holds it renews
-	 * @param answer its answer to come
+	 * @param applied completed once its answer has been applied to the holds
 	 */
-	private record Batch(Set<Hold> holds, CompletableFuture<List<RenewalResult>> answer) {
+	private record Batch(Set<Hold> holds, CompletableFuture<Void> applied) {
 
 	}
 
