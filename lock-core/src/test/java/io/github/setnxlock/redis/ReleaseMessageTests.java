@@ -283,6 +283,46 @@ class ReleaseMessageTests {
 	}
 
 	@Test
+	void aTimestampWaiterBehindARegistrysHolderWaitsForTheMessageInsteadOfPolling() throws Exception {
+		SetnxLockSettings settings = SetnxLockSettings.builder()
+			.protocol(LockProtocol.TIMESTAMP)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.build();
+		try (TestClient holder = new TestClient(this.server, settings);
+				TestClient waiter = new TestClient(this.server, settings)) {
+			subscribed(waiter);
+			LeasedLock held = holder.registry.obtain("announced");
+			held.lock();
+			Future<Long> waiting = this.threads
+				.submit(() -> Acquisitions.acquiredAt(waiter.registry.obtain("announced"), Duration.ofSeconds(20), 0));
+			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:announced");
+			long before = scriptCalls();
+			// A window to count in, not a wait for anything: a waiter that re-checked
+			// every
+			// 1 to 3 ms would ask a few hundred times in it.
+			Thread.sleep(500);
+			assertThat(scriptCalls() - before).as("scripts run while the waiter waited").isLessThanOrEqualTo(5);
+			held.unlock();
+			assertThat(waiting.get(30, TimeUnit.SECONDS)).as("the waiter got the lock").isPositive();
+		}
+	}
+
+	/**
+	 * Return how many scripts the server has run, by SHA1 or by body.
+	 */
+	private long scriptCalls() {
+		String stats = (String) this.server.execute("INFO", "commandstats");
+		long calls = 0;
+		for (String line : stats.split("\r?\n")) {
+			if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+				String field = line.substring(line.indexOf("calls=") + 6);
+				calls += Long.parseLong(field.substring(0, field.indexOf(',')));
+			}
+		}
+		return calls;
+	}
+
+	@Test
 	void aTimestampWaiterSubscribesOnItsFirstWaitToo() throws Exception {
 		SetnxLockSettings timestamp = SetnxLockSettings.builder().protocol(LockProtocol.TIMESTAMP).build();
 		try (TestClient holder = new TestClient(this.server, timestamp);

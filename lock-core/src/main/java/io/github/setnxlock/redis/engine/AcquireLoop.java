@@ -33,16 +33,19 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * <p>
  * Between attempts it waits for the key's release message (see
  * {@link ReleaseSubscription}), and no longer than the holder's remaining lease, so a
- * handoff takes one message and one attempt, with no polling. Where holders may not
- * announce their releases (the timestamp protocol, shared with clients of the documented
- * pattern; under the token protocol a holder that is not of this library, whose token
- * cannot be marked), or while the subscription is not confirmed, it also re-checks after
- * a short jittered backoff (2 ms doubling to 64 ms), so it finds the key free soon after
- * such a holder releases it. An attempt that will wait marks the holder's token in Redis
- * (token protocol), so the holder's release announces itself; a release that finds no
- * mark sends no message. A thread that was handed the slot by a local release that was
- * announced first waits a moment for that release's message, which waiters in other JVMs
- * receive at the same time, so the JVM that released does not win every handoff.
+ * handoff takes one message and one attempt, with no polling. The attempt's answer says
+ * whether the holder will announce: under the token protocol an attempt that will wait
+ * marks the holder's token, so the holder's release announces itself (a release that
+ * finds no mark sends no message); under the timestamp protocol every release by a
+ * registry is announced, and the owner key tells a registry's holder from a client of the
+ * documented pattern. Behind a holder that will not announce (another library's token, a
+ * documented client's timestamp), or while the subscription is not confirmed, it
+ * re-checks after a jittered backoff instead, short (1 to 3 ms) under the timestamp
+ * protocol, whose documented clients poll, and doubling from 2 ms to 64 ms under the
+ * token protocol, so it finds the key free soon after such a holder releases it. A thread
+ * that was handed the slot by a local release that was announced first waits a moment for
+ * that release's message, which waiters in other JVMs receive at the same time, so the
+ * JVM that released does not win every handoff.
  * <p>
  * Each attempt goes through the {@link io.github.setnxlock.redis.gateway.RedisGateway},
  * and the caller waits for its answer only as long as its wait has left, so a wait with a
@@ -73,7 +76,7 @@ final class AcquireLoop {
 
 	private final AbandonedAcquisitions abandoned;
 
-	private final boolean holdersAnnounce;
+	private final boolean reChecksQuickly;
 
 	/**
 	 * Create the loop.
@@ -85,11 +88,7 @@ final class AcquireLoop {
 		this.commands = commands;
 		this.messages = messages;
 		this.abandoned = abandoned;
-		// Holders of this library announce their releases when a waiter marked them
-		// (token
-		// protocol); if not (timestamp protocol, where clients of the documented pattern
-		// release with a plain DEL), waiters also re-check on a short backoff.
-		this.holdersAnnounce = commands.holdersAnnounce();
+		this.reChecksQuickly = commands.reChecksQuickly();
 	}
 
 	/**
@@ -169,16 +168,17 @@ final class AcquireLoop {
 				// wait: timestamp waiters, who also re-check, are woken by release
 				// messages and keyspace notifications too.
 				boolean listening = this.messages.isListening();
-				if (this.holdersAnnounce && attempt.holderAnnounces() && attempt.holderTtlMillis() >= 0 && listening) {
+				if (attempt.holderAnnounces() && attempt.holderTtlMillis() >= 0 && listening) {
 					// The release message wakes us; the holder's lease bounds the wait if
 					// it dies without one. A holder that will not announce (another
-					// client's token) is re-checked on the back-off below instead.
+					// client's token, a documented client's timestamp) is re-checked on
+					// the back-off below instead.
 					pause = TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);
 				}
 				else {
 					if (backoff == null) {
-						backoff = new RetryBackoff(this.holdersAnnounce ? RetryBackoff.MAX_PAUSE_NANOS
-								: RetryBackoff.SHORT_MAX_PAUSE_NANOS);
+						backoff = new RetryBackoff(this.reChecksQuickly ? RetryBackoff.SHORT_MAX_PAUSE_NANOS
+								: RetryBackoff.MAX_PAUSE_NANOS);
 					}
 					pause = backoff.nextPauseNanos(attempt.holderTtlMillis());
 				}

@@ -17,6 +17,7 @@ package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -25,6 +26,7 @@ import io.micrometer.observation.Observation;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.protocol.Lease;
 
 /**
@@ -87,6 +89,21 @@ public final class Hold {
 
 	/** Written by the renewal thread only. */
 	private volatile int renewals;
+
+	/**
+	 * Why the last renewal failed, or {@code null} when it was answered: the evidence
+	 * that tells "Redis could not be reached" from "the lease is too short".
+	 */
+	private volatile Throwable renewalFailure;
+
+	/** Set when renewals stopped at the hold limit: the lease then just ends. */
+	private volatile boolean renewalsCapped;
+
+	/** When the renewal out at Redis was sent ({@link System#nanoTime()}); 0 for none. */
+	private volatile long renewalSentNanos;
+
+	/** The round trip of a renewal answered after the deadline, in ms; -1 for none. */
+	private volatile long lateRoundTripMillis = -1;
 
 	/** The observation of this hold, stopped when it ends. */
 	volatile Observation observation = Observation.NOOP;
@@ -174,7 +191,38 @@ public final class Hold {
 		}
 		this.lease = renewal;
 		this.renewals++;
+		this.renewalFailure = null;
 		return true;
+	}
+
+	/**
+	 * Whether the lease is still being renewed: taken without a lease of its own, and not
+	 * past the hold limit. A hold lost while renewed lost a renewal; any other hold's
+	 * lease simply ended.
+	 */
+	boolean renewedUntilLost() {
+		return this.renewed && !this.renewalsCapped;
+	}
+
+	void renewalsCapped() {
+		this.renewalsCapped = true;
+	}
+
+	void renewalSent(long sentNanos) {
+		this.renewalSentNanos = sentNanos;
+	}
+
+	void renewalAnswered() {
+		this.renewalSentNanos = 0;
+	}
+
+	void renewalFailed(Throwable failure) {
+		this.renewalFailure = failure;
+	}
+
+	void answeredLate(long sentNanos) {
+		this.lateRoundTripMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos);
+		this.renewalFailure = null;
 	}
 
 	/**
@@ -306,12 +354,38 @@ public final class Hold {
 	public LockLostException lostException(String when) {
 		LockLostEvent.Reason reason = lostReason();
 		Duration validity = Duration.ofMillis(this.lease.validityMillis());
-		String how = (reason == LockLostEvent.Reason.FORCE_RELEASED) ? "an operator released it by force"
-				: (reason == LockLostEvent.Reason.RENEWAL_REJECTED) ? "a renewal found it taken over or deleted"
-						: (reason == LockLostEvent.Reason.RENEWAL_FAILED)
-								? "renewals could not reach Redis before the lease of " + validity + " ended"
-								: "its lease of " + validity + " ended";
-		return new LockLostException(key(), "Lock '" + key() + "' was lost " + when + ": " + how);
+		Throwable failure = this.renewalFailure;
+		String how;
+		if (reason == LockLostEvent.Reason.FORCE_RELEASED) {
+			how = "an operator released it by force";
+		}
+		else if (reason == LockLostEvent.Reason.RENEWAL_REJECTED) {
+			how = "a renewal found it taken over or deleted";
+		}
+		else if (!renewedUntilLost()) {
+			how = "its lease of " + validity + " ended";
+		}
+		else if (failure != null) {
+			how = "renewals could not reach Redis before its lease of " + validity + " ended ("
+					+ RedisCall.describe(failure) + ")";
+		}
+		else if (this.renewalSentNanos != 0) {
+			how = "renewals could not reach Redis before its lease of " + validity + " ended (a renewal sent "
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.renewalSentNanos)
+					+ " ms ago is still unanswered)";
+		}
+		else {
+			long late = this.lateRoundTripMillis;
+			how = "its lease of " + validity + " is too short for renewals to keep it"
+					+ ((late >= 0) ? ": Redis answered a renewal after " + late + " ms, past the holder's deadline"
+							: ": it ran out before a renewal was answered")
+					+ "; choose a lease well above Redis's round trip";
+		}
+		LockLostException lost = new LockLostException(key(), "Lock '" + key() + "' was lost " + when + ": " + how);
+		if (failure != null) {
+			lost.initCause(failure);
+		}
+		return lost;
 	}
 
 }

@@ -72,13 +72,13 @@ final class HoldReleases {
 		boolean lostBefore = hold.isLost(System.nanoTime());
 		if (hold.exit()) {
 			if (lostBefore) {
-				report(hold, Reason.LEASE_ENDED);
+				report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
 				throw hold.lostException("before unlock()");
 			}
 			return;
 		}
 		if (lostBefore) {
-			report(hold, Reason.LEASE_ENDED);
+			report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
 		}
 		else if (!hold.beginRelease()) {
 			// Found lost by the renewer a moment ago, which reported it.

@@ -157,7 +157,7 @@ final class LeaseRenewer implements AutoCloseable {
 				return;
 			}
 			if (hold.isLost(System.nanoTime())) {
-				lost(hold, hold.renewed ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
+				lost(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
 			}
 			else {
 				watchDeadline(hold);
@@ -226,6 +226,7 @@ final class LeaseRenewer implements AutoCloseable {
 			}
 			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
 				// Past the limit the hold ends with its lease; unlock() reports it.
+				hold.renewalsCapped();
 				this.watched.remove(hold);
 			}
 			else {

@@ -129,6 +129,8 @@ final class RenewalBatches {
 		finally {
 			this.batchLock.unlock();
 		}
+		long sentNanos = System.nanoTime();
+		batch.forEach((hold) -> hold.renewalSent(sentNanos));
 		List<LockKey> keys = batch.stream().map((hold) -> hold.key).toList();
 		List<Lease> leases = batch.stream().map(Hold::lease).toList();
 		this.batches.incrementAndGet();
@@ -148,7 +150,9 @@ final class RenewalBatches {
 		answer.whenComplete((results, failure) -> this.renewer.scheduler.execute(() -> {
 			try {
 				this.inFlight = null;
+				batch.forEach(Hold::renewalAnswered);
 				if (failure != null) {
+					batch.forEach((hold) -> hold.renewalFailed(failure));
 					failed(batch, failure);
 					batch.forEach(
 							(hold) -> this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false)));
@@ -178,7 +182,9 @@ final class RenewalBatches {
 					this.renewals.incrementAndGet();
 				}
 				else if (!hold.hasEnded()) {
-					// Answered after the holder's own deadline: the hold is lost already.
+					// Answered after the holder's own deadline: the hold is lost already,
+					// for a lease too short for the round trip, not for Redis.
+					hold.answeredLate(result.renewed().sentNanos());
 					this.renewer.lost(hold, Reason.RENEWAL_FAILED);
 				}
 			}
@@ -186,6 +192,7 @@ final class RenewalBatches {
 				this.renewer.lost(hold, Reason.RENEWAL_REJECTED);
 			}
 			else {
+				hold.renewalFailed(result.failure());
 				failed(List.of(hold), result.failure());
 				this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false));
 				failed = true;

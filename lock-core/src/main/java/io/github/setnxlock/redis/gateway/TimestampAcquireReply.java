@@ -44,8 +44,9 @@ public sealed interface TimestampAcquireReply {
 	 * Someone holds the key.
 	 *
 	 * @param holderTtlMillis ms until the holder's timestamp expires
+	 * @param announces whether the holder is a registry's, whose release is announced
 	 */
-	record Held(long holderTtlMillis) implements TimestampAcquireReply {
+	record Held(long holderTtlMillis, boolean announces) implements TimestampAcquireReply {
 
 	}
 
@@ -57,7 +58,7 @@ public sealed interface TimestampAcquireReply {
 					Replies.longAt(key, reply, 3), (status == 2) ? Replies.stringAt(key, reply, 4) : null);
 		}
 		return switch ((int) status) {
-			case 0 -> new Held(Replies.longAt(key, reply, 1));
+			case 0 -> new Held(Replies.longAt(key, reply, 1), Replies.longAt(key, reply, 2) == 1);
 			case -1 -> throw Replies.wrongType(key, Replies.stringAt(key, reply, 1));
 			case -2 -> throw Replies.notTimestamp(key, Replies.stringAt(key, reply, 1));
 			case -3 -> throw Replies.notFenceCounter(key, Replies.stringAt(key, reply, 1));

@@ -94,10 +94,11 @@ public interface LockCommands {
 	CompletableFuture<Boolean> isLocked(LockKey key);
 
 	/**
-	 * Whether holders of this protocol announce their releases to a waiter that marked
-	 * them: if not, waiters re-check on a short back-off.
-	 * @return {@code true} under the token protocol
+	 * Whether a waiter behind a holder that will not announce its release re-checks on
+	 * the short back-off (1 to 3 ms) rather than the long one: under the timestamp
+	 * protocol, whose documented clients poll and would otherwise win every hand-off.
+	 * @return {@code true} under the timestamp protocol
 	 */
-	boolean holdersAnnounce();
+	boolean reChecksQuickly();
 
 }

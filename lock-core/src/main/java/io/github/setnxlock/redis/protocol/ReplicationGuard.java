@@ -118,8 +118,8 @@ public final class ReplicationGuard implements LockCommands {
 	}
 
 	@Override
-	public boolean holdersAnnounce() {
-		return this.protocol.holdersAnnounce();
+	public boolean reChecksQuickly() {
+		return this.protocol.reChecksQuickly();
 	}
 
 }

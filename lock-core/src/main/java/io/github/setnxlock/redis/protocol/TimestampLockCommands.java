@@ -99,9 +99,10 @@ public final class TimestampLockCommands extends ScriptProtocol {
 			return (acquired.previousValue() == null) ? Attempt.acquired(lease)
 					: Attempt.tookOver(lease, acquired.previousValue());
 		}
-		// Whether the holder announces is not known: a client of the documented pattern
+		// A registry's holder announces its release; a client of the documented pattern
 		// never does.
-		return Attempt.held(((TimestampAcquireReply.Held) reply).holderTtlMillis(), false);
+		TimestampAcquireReply.Held held = (TimestampAcquireReply.Held) reply;
+		return Attempt.held(held.holderTtlMillis(), held.announces());
 	}
 
 	@Override
@@ -130,7 +131,7 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		return this.gateway
-			.run(LockScripts.TIMESTAMP_KEEP, key, List.of(key.redisKey(), key.fenceKey()),
+			.run(LockScripts.TIMESTAMP_KEEP, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
 					keepArguments(lease, keep, this.releaseChannel))
 			.thenApply(TimestampLockCommands::releaseResult);
 	}
@@ -146,12 +147,13 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	public CompletableFuture<List<RenewalResult>> renew(List<LockKey> keys, List<Lease> leases, Duration lease) {
 		List<List<String>> calls = new ArrayList<>(keys.size());
 		for (int i = 0; i < keys.size(); i++) {
-			List<String> call = new ArrayList<>(List.of(keys.get(i).redisKey(), keys.get(i).fenceKey()));
+			List<String> call = new ArrayList<>(
+					List.of(keys.get(i).redisKey(), keys.get(i).fenceKey(), keys.get(i).ownerKey()));
 			call.addAll(keepArguments(leases.get(i), lease, null));
 			calls.add(call);
 		}
 		long sentNanos = System.nanoTime();
-		return this.gateway.runBatch(LockScripts.TIMESTAMP_KEEP, keys, 2, calls).thenApply((replies) -> {
+		return this.gateway.runBatch(LockScripts.TIMESTAMP_KEEP, keys, 3, calls).thenApply((replies) -> {
 			List<RenewalResult> results = new ArrayList<>(replies.size());
 			for (int i = 0; i < replies.size(); i++) {
 				RedisGateway.Replied<TimestampKeepReply> replied = replies.get(i);
@@ -193,8 +195,8 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	}
 
 	@Override
-	public boolean holdersAnnounce() {
-		return false;
+	public boolean reChecksQuickly() {
+		return true;
 	}
 
 	private String callerClock() {

@@ -129,8 +129,8 @@ public final class TokenLockCommands extends ScriptProtocol {
 	}
 
 	@Override
-	public boolean holdersAnnounce() {
-		return true;
+	public boolean reChecksQuickly() {
+		return false;
 	}
 
 }

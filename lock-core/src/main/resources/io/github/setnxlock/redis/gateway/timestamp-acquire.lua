@@ -15,7 +15,8 @@
 -- ARGV[5] counter retention in ms, ARGV[6] owner token
 -- Returns {1, token, value, validity ms} when acquired from a free key;
 -- {2, token, value, validity ms, previous value} when an expired timestamp was taken over;
--- {0, ms until the holder's timestamp expires} when held;
+-- {0, ms until the holder's timestamp expires, 1 when the holder is a registry's (the owner
+-- key names the value, so its release will be announced) else 0} when held;
 -- {-1, type} when the key is not a string; {-2, value} when the value is not a timestamp;
 -- {-3, what the counter key holds} when it is not a fencing counter.
 local unit = tonumber(ARGV[1])
@@ -42,7 +43,15 @@ if not is_timestamp(current) then
 end
 local held_until = tonumber(current)
 if held_until > now then
-  return {0, held_until * unit - now_ms}
+  local owner = get_any(KEYS[3])
+  local announces = 0
+  if type(owner) == 'string' then
+    local sep = string.find(owner, ' ', 1, true)
+    if sep and string.sub(owner, sep + 1) == current then
+      announces = 1
+    end
+  end
+  return {0, held_until * unit - now_ms, announces}
 end
 local token, counter = draw_fence(KEYS[2], ARGV[5], nil)
 if not token then

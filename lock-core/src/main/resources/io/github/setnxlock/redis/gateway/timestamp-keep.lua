@@ -4,7 +4,9 @@
 -- to keep. Ownership is judged as in timestamp-release.lua, and read and write are one step
 -- for the same reason: between them our timestamp could expire and another client take the
 -- lock, whose expiry we would then move.
--- KEYS[1] lock key, KEYS[2] fencing counter key; ARGV[1] our value, ARGV[2] ms per unit,
+-- The owner key (see timestamp-acquire.lua) follows the new value, so that waiters still
+-- know the holder announces its release.
+-- KEYS[1] lock key, KEYS[2] fencing counter key, KEYS[3] owner key; ARGV[1] our value, ARGV[2] ms per unit,
 -- ARGV[3] caller clock in ms or '', ARGV[4] ms to keep, ARGV[5] how long the key outlives its
 -- timestamp in ms, ARGV[6] our fencing token, ARGV[7] how long the fencing counter is kept in
 -- ms (renewed with the lock, see still_ours), ARGV[8] the release channel, for a release
@@ -35,6 +37,13 @@ if ARGV[8] then
 end
 redis.call('SET', KEYS[1], value, 'PX', validity_ms + tonumber(ARGV[5]))
 redis.call('PEXPIRE', KEYS[2], validity_ms + tonumber(ARGV[7]))
+local owner = get_any(KEYS[3])
+if type(owner) == 'string' then
+  local sep = string.find(owner, ' ', 1, true)
+  if sep and string.sub(owner, sep + 1) == current then
+    redis.call('SET', KEYS[3], string.sub(owner, 1, sep) .. value, 'PX', validity_ms + tonumber(ARGV[5]))
+  end
+end
 if ARGV[8] then
   return {2, value, validity_ms}
 end
