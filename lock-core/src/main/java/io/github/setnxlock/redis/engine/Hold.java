@@ -15,9 +15,7 @@
  */
 package io.github.setnxlock.redis.engine;
 
-import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -26,7 +24,6 @@ import io.micrometer.observation.Observation;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.gateway.LockKey;
-import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.protocol.Lease;
 
 /**
@@ -90,20 +87,8 @@ public final class Hold {
 	/** Written by the renewal thread only. */
 	private volatile int renewals;
 
-	/**
-	 * Why the last renewal failed, or {@code null} when it was answered: the evidence
-	 * that tells "Redis could not be reached" from "the lease is too short".
-	 */
-	private volatile Throwable renewalFailure;
-
-	/** Set when renewals stopped at the hold limit: the lease then just ends. */
-	private volatile boolean renewalsCapped;
-
-	/** When the renewal out at Redis was sent ({@link System#nanoTime()}); 0 for none. */
-	private volatile long renewalSentNanos;
-
-	/** The round trip of a renewal answered after the deadline, in ms; -1 for none. */
-	private volatile long lateRoundTripMillis = -1;
+	/** What happened to the renewals: for why the hold was lost. */
+	final LossEvidence evidence = new LossEvidence();
 
 	/** The observation of this hold, stopped when it ends. */
 	volatile Observation observation = Observation.NOOP;
@@ -191,7 +176,7 @@ public final class Hold {
 		}
 		this.lease = renewal;
 		this.renewals++;
-		this.renewalFailure = null;
+		this.evidence.renewalFailed(null);
 		return true;
 	}
 
@@ -201,28 +186,7 @@ public final class Hold {
 	 * lease simply ended.
 	 */
 	boolean renewedUntilLost() {
-		return this.renewed && !this.renewalsCapped;
-	}
-
-	void renewalsCapped() {
-		this.renewalsCapped = true;
-	}
-
-	void renewalSent(long sentNanos) {
-		this.renewalSentNanos = sentNanos;
-	}
-
-	void renewalAnswered() {
-		this.renewalSentNanos = 0;
-	}
-
-	void renewalFailed(Throwable failure) {
-		this.renewalFailure = failure;
-	}
-
-	void answeredLate(long sentNanos) {
-		this.lateRoundTripMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentNanos);
-		this.renewalFailure = null;
+		return this.renewed && !this.evidence.renewalsCapped();
 	}
 
 	/**
@@ -347,45 +311,13 @@ public final class Hold {
 	}
 
 	/**
-	 * Return the exception that tells the owner the hold was lost, and how.
+	 * Return the exception that tells the owner the hold was lost, and why (see
+	 * {@link LossEvidence}).
 	 * @param when when it was lost, as a phrase ("before unlock()")
 	 * @return the exception
 	 */
 	public LockLostException lostException(String when) {
-		LockLostEvent.Reason reason = lostReason();
-		Duration validity = Duration.ofMillis(this.lease.validityMillis());
-		Throwable failure = this.renewalFailure;
-		String how;
-		if (reason == LockLostEvent.Reason.FORCE_RELEASED) {
-			how = "an operator released it by force";
-		}
-		else if (reason == LockLostEvent.Reason.RENEWAL_REJECTED) {
-			how = "a renewal found it taken over or deleted";
-		}
-		else if (!renewedUntilLost()) {
-			how = "its lease of " + validity + " ended";
-		}
-		else if (failure != null) {
-			how = "renewals could not reach Redis before its lease of " + validity + " ended ("
-					+ RedisCall.describe(failure) + ")";
-		}
-		else if (this.renewalSentNanos != 0) {
-			how = "renewals could not reach Redis before its lease of " + validity + " ended (a renewal sent "
-					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.renewalSentNanos)
-					+ " ms ago is still unanswered)";
-		}
-		else {
-			long late = this.lateRoundTripMillis;
-			how = "its lease of " + validity + " is too short for renewals to keep it"
-					+ ((late >= 0) ? ": Redis answered a renewal after " + late + " ms, past the holder's deadline"
-							: ": it ran out before a renewal was answered")
-					+ "; choose a lease well above Redis's round trip";
-		}
-		LockLostException lost = new LockLostException(key(), "Lock '" + key() + "' was lost " + when + ": " + how);
-		if (failure != null) {
-			lost.initCause(failure);
-		}
-		return lost;
+		return this.evidence.explain(key(), lostReason(), this.renewed, this.lease, when);
 	}
 
 }

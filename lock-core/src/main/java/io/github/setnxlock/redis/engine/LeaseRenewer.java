@@ -226,7 +226,7 @@ final class LeaseRenewer implements AutoCloseable {
 			}
 			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
 				// Past the limit the hold ends with its lease; unlock() reports it.
-				hold.renewalsCapped();
+				hold.evidence.capRenewals();
 				this.watched.remove(hold);
 			}
 			else {

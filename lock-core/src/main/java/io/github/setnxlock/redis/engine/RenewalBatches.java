@@ -130,7 +130,7 @@ final class RenewalBatches {
 			this.batchLock.unlock();
 		}
 		long sentNanos = System.nanoTime();
-		batch.forEach((hold) -> hold.renewalSent(sentNanos));
+		batch.forEach((hold) -> hold.evidence.renewalSent(sentNanos));
 		List<LockKey> keys = batch.stream().map((hold) -> hold.key).toList();
 		List<Lease> leases = batch.stream().map(Hold::lease).toList();
 		this.batches.incrementAndGet();
@@ -150,9 +150,9 @@ final class RenewalBatches {
 		answer.whenComplete((results, failure) -> this.renewer.scheduler.execute(() -> {
 			try {
 				this.inFlight = null;
-				batch.forEach(Hold::renewalAnswered);
+				batch.forEach((hold) -> hold.evidence.renewalAnswered());
 				if (failure != null) {
-					batch.forEach((hold) -> hold.renewalFailed(failure));
+					batch.forEach((hold) -> hold.evidence.renewalFailed(failure));
 					failed(batch, failure);
 					batch.forEach(
 							(hold) -> this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false)));
@@ -184,7 +184,7 @@ final class RenewalBatches {
 				else if (!hold.hasEnded()) {
 					// Answered after the holder's own deadline: the hold is lost already,
 					// for a lease too short for the round trip, not for Redis.
-					hold.answeredLate(result.renewed().sentNanos());
+					hold.evidence.answeredLate(result.renewed().sentNanos());
 					this.renewer.lost(hold, Reason.RENEWAL_FAILED);
 				}
 			}
@@ -192,7 +192,7 @@ final class RenewalBatches {
 				this.renewer.lost(hold, Reason.RENEWAL_REJECTED);
 			}
 			else {
-				hold.renewalFailed(result.failure());
+				hold.evidence.renewalFailed(result.failure());
 				failed(List.of(hold), result.failure());
 				this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false));
 				failed = true;
