@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.engine.KeyState;
 import io.github.setnxlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -271,6 +272,36 @@ class ReleaseMessageTests {
 			Future<Long> waiting = this.threads
 				.submit(() -> Acquisitions.acquiredAt(waiter.registry.obtain("kept"), Duration.ofSeconds(20), 0));
 			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:kept");
+			long releasedAt = System.nanoTime();
+			held.unlockKeepingFor(keep);
+			long acquiredAt = waiting.get(30, TimeUnit.SECONDS);
+			assertThat(acquiredAt).as("the waiter got the lock").isPositive();
+			Duration took = Duration.ofNanos(acquiredAt - releasedAt);
+			assertThat(took).as("not before the kept key ended").isGreaterThanOrEqualTo(keep);
+			assertThat(took).as("when the kept key ended, not when the holder's lease would have")
+				.isLessThan(keep.plusSeconds(5));
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void aReleaseThatKeepsTheKeyLetsAWaiterOfTheSameRegistryInWhenTheKeyEnds(LockProtocol protocol) throws Exception {
+		Duration keep = Duration.ofMillis(500);
+		SetnxLockSettings settings = SetnxLockSettings.builder()
+			.protocol(protocol)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.build();
+		try (TestClient client = new TestClient(this.server, settings)) {
+			subscribed(client);
+			LeasedLock held = client.registry.obtain("kept-here");
+			held.lock();
+			Future<Long> waiting = this.threads
+				.submit(() -> Acquisitions.acquiredAt(client.registry.obtain("kept-here"), Duration.ofSeconds(20), 0));
+			// Handshake: the waiter queues for the key's slot in this JVM.
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				KeyState state = client.registry.engine().stats().keyState("lock:kept-here");
+				return state != null && state.slotWaiters() > 0;
+			});
 			long releasedAt = System.nanoTime();
 			held.unlockKeepingFor(keep);
 			long acquiredAt = waiting.get(30, TimeUnit.SECONDS);
