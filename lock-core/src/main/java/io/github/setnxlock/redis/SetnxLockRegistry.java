@@ -48,10 +48,11 @@ import io.github.setnxlock.redis.protocol.TokenLockCommands;
  * {@code lock.foo} is the key {@code lock.foo} of the {@code SETNX} documentation. Each
  * lock also has a fencing counter key in the same Redis Cluster slot
  * ({@code {lock:K}:fence}, or {@code lock:K:fence} when the key has a hash tag of its
- * own), kept for an hour past the last acquisition. Every application that shares the
- * Redis, the prefix and the protocol shares the locks. Keys are written in UTF-8, so a
- * key with a lone surrogate, which UTF-8 cannot carry, is rejected by
- * {@link #obtain(String)}.
+ * own), kept for an hour past the last acquisition; under the timestamp protocol, an
+ * owner key named the same way ({@code {lock:K}:owner}) lives as long as the lock key
+ * (see the README on ACL rules). Every application that shares the Redis, the prefix and
+ * the protocol shares the locks. Keys are written in UTF-8, so a key with a lone
+ * surrogate, which UTF-8 cannot carry, is rejected by {@link #obtain(String)}.
  * <p>
  * <b>Leases.</b> Every hold is a lease: {@link SetnxLockSettings#leaseTime()} (30 s by
  * default) unless {@link LeasedLock#tryLock(Duration, Duration)} names one. Holds taken
@@ -68,8 +69,10 @@ import io.github.setnxlock.redis.protocol.TokenLockCommands;
  * <p>
  * <b>Threads.</b> Locks are reentrant per thread and held by the thread that acquired
  * them. Threads of one JVM that want the same key settle among themselves first, so only
- * one of them at a time asks Redis. While someone else holds a key, waiters retry after a
- * short jittered pause that doubles up to 64 ms and never outlasts the holder's lease.
+ * one of them at a time asks Redis. While a holder of this library holds a key, waiters
+ * wait for its release message, never longer than its lease; behind any other holder they
+ * re-check after a short jittered pause (up to 64 ms, or 1 to 3 ms under the timestamp
+ * protocol).
  * <p>
  * <b>Guarantees and limits.</b> On one Redis primary, no two clients that follow the
  * protocol hold a key at once while both are within their leases. A holder whose process
@@ -185,7 +188,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	/**
 	 * Return the operator API for the locks of an application whose {@link LockRegistry}
 	 * is not a {@code SetnxLockRegistry} but shares its Redis keys: it works from Redis
-	 * alone, so it lists no holds and cannot tell local holders of a force-release.
+	 * alone, so it lists no holds and cannot tell local holders of a force-release. Its
+	 * threads end when idle; nothing needs closing.
 	 * @param redis the template to talk to Redis with
 	 * @param settings the settings whose key prefix, protocol and release channel to use
 	 * @return the operator API

@@ -171,7 +171,11 @@ public final class Hold {
 	 * @return whether it was taken
 	 */
 	boolean renewed(Lease renewal) {
-		if (this.end.get() > RELEASING || this.lease.isExpired(System.nanoTime())) {
+		int end = this.end.get();
+		// A hold being released takes the renewal even past its deadline: Redis holds
+		// what
+		// the renewal wrote, and the release must compare with that.
+		if (end > RELEASING || (end == HELD && this.lease.isExpired(System.nanoTime()))) {
 			return false;
 		}
 		this.lease = renewal;
@@ -211,6 +215,13 @@ public final class Hold {
 	 */
 	boolean hasEnded() {
 		return this.end.get() != HELD;
+	}
+
+	/**
+	 * Whether the owner is releasing the hold (or has): it cleans up after itself.
+	 */
+	boolean isReleasing() {
+		return this.end.get() == RELEASING;
 	}
 
 	/**

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -110,18 +111,24 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	void renew(Hold hold) {
 		this.watched.add(hold);
-		if (this.ticks == null) {
-			synchronized (this) {
-				if (this.ticks == null) {
-					this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.periodNanos, this.periodNanos,
-							TimeUnit.NANOSECONDS);
+		try {
+			if (this.ticks == null) {
+				synchronized (this) {
+					if (this.ticks == null) {
+						this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.periodNanos,
+								this.periodNanos, TimeUnit.NANOSECONDS);
+					}
 				}
 			}
+			if (hold.renewed && System.nanoTime() - hold.lease().sentNanos() >= this.dueNanos) {
+				// A slow acquisition (a first connection, a busy server) used up much of
+				// the lease already: renew now rather than at the next tick.
+				this.scheduler.execute(this::tick);
+			}
 		}
-		if (hold.renewed && System.nanoTime() - hold.lease().sentNanos() >= this.dueNanos) {
-			// A slow acquisition (a first connection, a busy server) used up much of the
-			// lease already: renew now rather than at the next tick.
-			this.scheduler.execute(this::tick);
+		catch (RejectedExecutionException ex) {
+			// Closed meanwhile: the hold is its owner's all the same, and ends with its
+			// lease.
 		}
 	}
 
@@ -170,7 +177,7 @@ final class LeaseRenewer implements AutoCloseable {
 	 * @return the number of holds
 	 */
 	int size() {
-		return (int) this.watched.stream().filter((hold) -> hold.renewed).count();
+		return (int) this.watched.stream().filter((hold) -> !hold.hasEnded() && hold.renewedUntilLost()).count();
 	}
 
 	/**
@@ -212,14 +219,16 @@ final class LeaseRenewer implements AutoCloseable {
 		List<Hold> batch = new ArrayList<>();
 		boolean due = false;
 		for (Hold hold : this.watched) {
-			if (hold.hasEnded()) {
+			if (hold.isReleasing()) {
+				// Its owner cleans up after it.
 				this.watched.remove(hold);
 			}
 			else if (!hold.ownerAlive()) {
 				abandoned(hold);
 			}
-			else if (!hold.renewed) {
-				// An explicit lease: only watched for an owner that dies.
+			else if (hold.hasEnded() || !hold.renewedUntilLost()) {
+				// Lost already, or a lease nobody renews: only watched for an owner that
+				// dies without unlocking.
 			}
 			else if (hold.isLost(now)) {
 				lost(hold, Reason.RENEWAL_FAILED);
@@ -227,7 +236,6 @@ final class LeaseRenewer implements AutoCloseable {
 			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
 				// Past the limit the hold ends with its lease; unlock() reports it.
 				hold.evidence.capRenewals();
-				this.watched.remove(hold);
 			}
 			else {
 				long age = now - hold.lease().sentNanos();
@@ -249,7 +257,6 @@ final class LeaseRenewer implements AutoCloseable {
 	}
 
 	void lost(Hold hold, Reason reason) {
-		this.watched.remove(hold);
 		if (hold.markLost(reason)) {
 			hold.state.holdChanged();
 			this.events.lost(hold, reason);
@@ -265,8 +272,9 @@ final class LeaseRenewer implements AutoCloseable {
 		if (hold.markLost(Reason.LEASE_ENDED)) {
 			logger.warn("Thread '" + hold.ownerName() + "' died holding lock '" + hold.key()
 					+ "'; the lock ends with its lease");
-			this.abandoned.accept(hold);
 		}
+		// Lost before or not, the hold is dropped: nobody is left to unlock it.
+		this.abandoned.accept(hold);
 	}
 
 	@Override

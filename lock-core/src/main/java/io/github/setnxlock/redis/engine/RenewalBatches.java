@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -32,6 +33,7 @@ import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.ReleaseResult;
 import io.github.setnxlock.redis.protocol.RenewalResult;
 
 /**
@@ -147,28 +149,43 @@ final class RenewalBatches {
 		catch (RuntimeException ex) {
 			answer.completeExceptionally(ex);
 		}
-		answer.whenComplete((results, failure) -> this.renewer.scheduler.execute(() -> {
+		answer.whenComplete((results, failure) -> {
 			try {
-				this.inFlight = null;
-				batch.forEach((hold) -> hold.evidence.renewalAnswered());
-				if (failure != null) {
-					batch.forEach((hold) -> hold.evidence.renewalFailed(failure));
-					failed(batch, failure);
-					batch.forEach(
-							(hold) -> this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false)));
-					this.renewer.retrySoon();
-				}
-				else {
-					apply(batch, results);
-				}
+				this.renewer.scheduler.execute(() -> {
+					try {
+						applyAnswer(batch, sentNanos, results, failure);
+					}
+					finally {
+						// Cleared only now: a release that came meanwhile waits for the
+						// answer applied, not just received.
+						this.inFlight = null;
+						applied.complete(null);
+					}
+				});
 			}
-			finally {
+			catch (RejectedExecutionException ex) {
+				// The registry is closed: nobody renews any more, and a release must not
+				// wait for this batch.
+				this.inFlight = null;
 				applied.complete(null);
 			}
-		}));
+		});
 	}
 
-	private void apply(List<Hold> batch, List<RenewalResult> results) {
+	private void applyAnswer(List<Hold> batch, long sentNanos, List<RenewalResult> results, Throwable failure) {
+		batch.forEach((hold) -> hold.evidence.renewalAnswered());
+		if (failure != null) {
+			batch.forEach((hold) -> hold.evidence.renewalFailed(failure));
+			failed(batch, failure);
+			batch.forEach((hold) -> this.events.renewalEnded(new LockListener.Renewal(hold.key(), hold.name, false)));
+			this.renewer.retrySoon();
+		}
+		else {
+			apply(batch, sentNanos, results);
+		}
+	}
+
+	private void apply(List<Hold> batch, long sentNanos, List<RenewalResult> results) {
 		boolean failed = false;
 		for (int i = 0; i < batch.size(); i++) {
 			Hold hold = batch.get(i);
@@ -184,9 +201,15 @@ final class RenewalBatches {
 				else if (!hold.hasEnded()) {
 					// Answered after the holder's own deadline: the hold is lost already,
 					// for a lease too short for the round trip, not for Redis.
-					hold.evidence.answeredLate(result.renewed().sentNanos());
+					hold.evidence.answeredLate(sentNanos);
 					this.renewer.lost(hold, Reason.RENEWAL_FAILED);
 				}
+			}
+			else if (result.rejected() == ReleaseResult.EXPIRED) {
+				// Our timestamp had passed by Redis's clock when the renewal ran: the
+				// lease was too short for the round trip, nobody took the key.
+				hold.evidence.answeredLate(sentNanos);
+				this.renewer.lost(hold, Reason.RENEWAL_FAILED);
 			}
 			else if (result.rejected() != null) {
 				this.renewer.lost(hold, Reason.RENEWAL_REJECTED);

@@ -59,7 +59,10 @@ public final class RedisCall {
 
 	/**
 	 * Describe a client's failure in one line: its message and, when the message does not
-	 * say it already, its root cause's.
+	 * say it already, its root cause's. Spring Data Redis reports an error that Redis
+	 * answered to a script as "Error in execution" and leaves what Redis said (a
+	 * {@code NOPERM} for a command the ACL user may not run, say) to the cause, which the
+	 * description must show.
 	 * @param ex the failure
 	 * @return the description
 	 */

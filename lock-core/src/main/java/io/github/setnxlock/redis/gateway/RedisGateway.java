@@ -36,10 +36,12 @@ import io.github.setnxlock.LockAccessException;
  * calling thread on Lettuce's asynchronous API where the template's factory allows it
  * (see {@link LettuceScriptCalls}), and everything else runs on the gateway's own
  * threads, so the caller waits with its own deadline and an interrupt never cuts a
- * command short. Answers are decoded here, once, into each script's reply type, and every
- * failure comes out as a {@link LockAccessException} that names the lock and what was
- * being done. Nothing is sent when the gateway is made: the client is chosen, and the
- * first connection made, on the first call.
+ * command short. Answers are decoded here, once, into each script's reply type, and a
+ * failure of a call for one lock comes out as a {@link LockAccessException} that names
+ * the lock and what was being done (a batch of renewals for many locks fails with the
+ * client's own exception, and a closed gateway with an {@link IllegalStateException}).
+ * Nothing is sent when the gateway is made: the client is chosen, and the first
+ * connection made, on the first call.
  *
  * @author setnx-lock authors
  */

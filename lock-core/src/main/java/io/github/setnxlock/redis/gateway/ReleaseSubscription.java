@@ -97,10 +97,18 @@ public final class ReleaseSubscription implements MessageListener, SubscriptionL
 	 */
 	public boolean isListening() {
 		if (!this.started.get() && this.started.compareAndSet(false, true)) {
-			this.runner.submit(() -> {
-				subscribe();
-				return null;
-			});
+			try {
+				this.runner.submit(() -> {
+					subscribe();
+					return null;
+				});
+			}
+			catch (RuntimeException ex) {
+				// No thread to subscribe on now (a stalled Redis holds them all, or the
+				// registry is closing): a later wait tries again; waiters re-check
+				// meanwhile.
+				this.started.set(false);
+			}
 		}
 		return this.listening;
 	}

@@ -46,12 +46,6 @@ final class Replies {
 		throw unexpected(key, answer);
 	}
 
-	/**
-	 * Return what went wrong: the exception's message, followed by its deepest cause's
-	 * when that says more. Spring Data Redis reports an error that Redis answered to a
-	 * script as "Error in execution" and leaves what Redis said (a {@code NOPERM} for a
-	 * command the ACL user may not run, say) to the cause, which the message must show.
-	 */
 	static List<?> list(LockKey key, Object reply) {
 		if (!(reply instanceof List<?> list) || list.isEmpty()) {
 			throw unexpected(key, reply);

@@ -153,9 +153,13 @@ public final class LockOperations {
 	 */
 	public boolean forceRelease(String key) {
 		LockKey lock = LockKey.of(this.keyPrefix, LockKey.checkKey(key));
-		ForceReleaseReply reply = LockEngine.awaitUninterrupted(
-				this.gateway.run(LockScripts.FORCE_RELEASE, lock, List.of(lock.redisKey(), lock.fenceKey()),
-						List.of(Long.toString(this.fenceRetention.toMillis()), this.releaseChannel)));
+		// The timestamp protocol's owner key goes too; the token protocol has none, and
+		// its
+		// ACL rules need not name one.
+		List<String> keys = this.timestamps ? List.of(lock.redisKey(), lock.fenceKey(), lock.ownerKey())
+				: List.of(lock.redisKey(), lock.fenceKey());
+		ForceReleaseReply reply = LockEngine.awaitUninterrupted(this.gateway.run(LockScripts.FORCE_RELEASE, lock, keys,
+				List.of(Long.toString(this.fenceRetention.toMillis()), this.releaseChannel)));
 		if (this.engine != null) {
 			this.engine.forceReleased(lock);
 		}

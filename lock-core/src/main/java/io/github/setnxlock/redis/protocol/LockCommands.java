@@ -24,7 +24,7 @@ import io.github.setnxlock.redis.gateway.LockKey;
 /**
  * The Redis side of one protocol: acquire (with the expire-takeover), owner-checked
  * release, and a read of whether anyone holds a key. Implementations are stateless and
- * thread-safe; every Redis failure surfaces as a
+ * thread-safe; a Redis failure of a call for one lock surfaces as a
  * {@link io.github.setnxlock.LockAccessException} naming the key.
  * <p>
  * Every call hands back its answer to come and never blocks (see

@@ -52,7 +52,11 @@ public final class ReplicationGuard implements LockCommands {
 	 * @param timeout how long they have
 	 */
 	public ReplicationGuard(LockCommands protocol, int replicas, Duration timeout) {
-		this.protocol = (ScriptProtocol) protocol;
+		if (!(protocol instanceof ScriptProtocol scripted)) {
+			throw new IllegalArgumentException(
+					"The replication guard protects the token and timestamp protocols only, not " + protocol);
+		}
+		this.protocol = scripted;
 		this.replicas = replicas;
 		this.timeoutMillis = timeout.toMillis();
 	}

@@ -5,13 +5,11 @@
 -- KEYS[1] lock key, KEYS[2] owner key (same hash slot); ARGV[1] owner token, ARGV[2]
 -- release channel
 -- Returns 1 when deleted, 0 when the acquisition had not written the key or no longer holds it.
-local owner = get_any(KEYS[2])
-if type(owner) ~= 'string' or string.sub(owner, 1, string.len(ARGV[1]) + 1) ~= ARGV[1] .. ' ' then
-  return 0
-end
-if get_any(KEYS[1]) ~= string.sub(owner, string.len(ARGV[1]) + 2) then
+local owner_token, owned_value = owner_of(KEYS[2])
+if owner_token ~= ARGV[1] or get_any(KEYS[1]) ~= owned_value then
   return 0
 end
 redis.call('PUBLISH', ARGV[2], KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('DEL', KEYS[1])
+del_owner(KEYS[2])
 return 1

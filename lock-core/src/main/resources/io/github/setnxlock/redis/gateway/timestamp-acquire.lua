@@ -31,7 +31,7 @@ if redis.call('SET', KEYS[1], value, 'NX', 'PX', ttl_ms) then
   if not token then
     return {-3, counter}
   end
-  redis.call('SET', KEYS[3], ARGV[6] .. ' ' .. value, 'PX', ttl_ms)
+  set_owner(KEYS[3], ARGV[6], value, ttl_ms)
   return {1, token, value, validity_ms}
 end
 local current = get_any(KEYS[1])
@@ -43,13 +43,10 @@ if not is_timestamp(current) then
 end
 local held_until = tonumber(current)
 if held_until > now then
-  local owner = get_any(KEYS[3])
+  local _, owned_value = owner_of(KEYS[3])
   local announces = 0
-  if type(owner) == 'string' then
-    local sep = string.find(owner, ' ', 1, true)
-    if sep and string.sub(owner, sep + 1) == current then
-      announces = 1
-    end
+  if owned_value == current then
+    announces = 1
   end
   return {0, held_until * unit - now_ms, announces}
 end
@@ -58,5 +55,5 @@ if not token then
   return {-3, counter}
 end
 redis.call('SET', KEYS[1], value, 'PX', ttl_ms)
-redis.call('SET', KEYS[3], ARGV[6] .. ' ' .. value, 'PX', ttl_ms)
+set_owner(KEYS[3], ARGV[6], value, ttl_ms)
 return {2, token, value, validity_ms, current}

@@ -37,12 +37,11 @@ if ARGV[8] then
 end
 redis.call('SET', KEYS[1], value, 'PX', validity_ms + tonumber(ARGV[5]))
 redis.call('PEXPIRE', KEYS[2], validity_ms + tonumber(ARGV[7]))
-local owner = get_any(KEYS[3])
-if type(owner) == 'string' then
-  local sep = string.find(owner, ' ', 1, true)
-  if sep and string.sub(owner, sep + 1) == current then
-    redis.call('SET', KEYS[3], string.sub(owner, 1, sep) .. value, 'PX', validity_ms + tonumber(ARGV[5]))
-  end
+-- Our own value, which still_ours accepted, also after a documented client's losing
+-- GETSET rewrote the key's.
+local owner_token, owned_value = owner_of(KEYS[3])
+if owned_value == ARGV[1] then
+  set_owner(KEYS[3], owner_token, value, validity_ms + tonumber(ARGV[5]))
 end
 if ARGV[8] then
   return {2, value, validity_ms}

@@ -25,7 +25,8 @@ if not still_ours(current, ARGV[1], ARGV[4], KEYS[2]) then
   return 0
 end
 redis.call('PUBLISH', ARGV[5], KEYS[1])
-redis.call('DEL', KEYS[1], KEYS[3])
+redis.call('DEL', KEYS[1])
+del_owner(KEYS[3])
 if current == ARGV[1] then
   return 1
 end
