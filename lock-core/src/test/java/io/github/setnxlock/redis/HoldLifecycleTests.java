@@ -70,10 +70,11 @@ class HoldLifecycleTests {
 			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
 				assertThat(client.registry.operations().heldLocks()).isEmpty();
 				assertThat(client.registry.localKeyCount()).isZero();
+				// Told on the registry's events thread, so heard a moment later.
+				assertThat(this.heard).filteredOn(LockListener.Release.class::isInstance)
+					.singleElement()
+					.satisfies((release) -> assertThat(((LockListener.Release) release).lost()).isTrue());
 			});
-			assertThat(this.heard).filteredOn(LockListener.Release.class::isInstance)
-				.singleElement()
-				.satisfies((release) -> assertThat(((LockListener.Release) release).lost()).isTrue());
 		}
 	}
 
