@@ -167,9 +167,8 @@ class FencingHistoryTests {
 		settings.runTime = Duration.ofSeconds(6);
 		settings.lease = Duration.ofSeconds(3);
 		// Sections long against the restarts, and short waits: a waiter tries again
-		// within
-		// 100 ms, finds the forgotten key free and begins while the holder, whose next
-		// renewal is up to a second away, still counts on its lock.
+		// within 100 ms, finds the forgotten key free and begins while the holder, whose
+		// next renewal is up to a second away, still counts on its lock.
 		settings.work = Duration.ofMillis(500);
 		settings.wait = Duration.ofMillis(100);
 		try (HistoryRun run = HistoryRun.start(settings, this.locks.port(), this.witness, directory)) {

@@ -86,8 +86,7 @@ class FencingSoakTests {
 			assertThat(report.violations()).isEmpty();
 			assertThat(report.lostUpdates()).isZero();
 			// A fault-free run holds about 250 sections a second; faults take a part of
-			// that,
-			// a lock that gave up its holds early would take all of it.
+			// that, a lock that gave up its holds early would take all of it.
 			assertThat(report.believedHeld()).as("sections held throughout")
 				.isGreaterThan(settings.runTime.toSeconds() * 10);
 		}

@@ -215,8 +215,7 @@ class LeastPrivilegeTests {
 		rights.add(Arguments.of("~{*}:fence:lock:*", TOKEN, Use.ACQUIRE_ODD_KEY));
 		for (SetnxLockSettings settings : List.of(TOKEN, TIMESTAMP)) {
 			// A lock is taken without GET (the fencing draw reads the counter with SET
-			// ...
-			// GET); a held one is read.
+			// ... GET); a held one is read.
 			rights.add(Arguments.of("+get", settings, Use.CONTEND));
 			rights.add(Arguments.of("+set", settings, Use.ACQUIRE));
 			rights.add(Arguments.of("+time", settings, Use.ACQUIRE));

@@ -224,8 +224,8 @@ class LockFailureTests {
 			assertThat(lock.holdCount()).isZero();
 			assertThat(client.registry.localKeyCount()).isZero();
 			// The hold ended here, whatever Redis makes of it (the key ends with its
-			// lease):
-			// the listeners (the active-holds gauge) and the hold's observation hear so.
+			// lease): the listeners (the active-holds gauge) and the hold's observation
+			// hear so.
 			assertThat(releases).singleElement().satisfies((release) -> {
 				assertThat(release.key()).isEqualTo("unlock-down");
 				assertThat(release.lost()).isFalse();
@@ -275,12 +275,9 @@ class LockFailureTests {
 				Throwable thrown = unlocked.get(lease.plusSeconds(5).toSeconds(), TimeUnit.SECONDS);
 				assertThat(thrown).isInstanceOf(LockAccessException.class).hasMessageContaining("'unlock-stalled'");
 				// The holder's deadline is at most a lease after the stall began (its
-				// last
-				// renewal was sent before); unlock() may take a tenth of a second more,
-				// and
-				// a machine busy with the other test classes may wake the holder late.
-				// The
-				// command timeout is a minute.
+				// last renewal was sent before); unlock() may take a tenth of a second
+				// more, and a machine busy with the other test classes may wake the
+				// holder late. The command timeout is a minute.
 				assertThat(Duration.ofNanos(unlockedAt.get() - stalledAt)).isLessThan(lease.plusSeconds(2));
 				assertThat(client.registry.localKeyCount()).isZero();
 			}

@@ -150,8 +150,7 @@ class ReleaseMessageTests {
 			LeasedLock held = renewing.registry.obtain("renewed");
 			held.lock();
 			// The waiter marks the token, then gives up while the renewals (every third
-			// of
-			// a second) keep the lock its holder's for two leases.
+			// of a second) keep the lock its holder's for two leases.
 			assertThat(this.threads.submit(() -> this.waiter.registry.obtain("renewed").tryLock(Duration.ofSeconds(2)))
 				.get(10, TimeUnit.SECONDS)).isFalse();
 			assertThat((String) this.server.execute("GET", "lock:renewed")).endsWith("!");
@@ -256,61 +255,55 @@ class ReleaseMessageTests {
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
 	void aReleaseThatKeepsTheKeyWakesAWaiterElsewhereWhenTheKeyEnds(LockProtocol protocol) throws Exception {
-		Duration keep = Duration.ofMillis(500);
-		SetnxLockSettings settings = SetnxLockSettings.builder()
-			.protocol(protocol)
-			.timestampUnit(TimestampUnit.MILLISECONDS)
-			.build();
-		try (TestClient holder = new TestClient(this.server, settings);
-				TestClient waiter = new TestClient(this.server, settings)) {
+		try (TestClient holder = new TestClient(this.server, millis(protocol));
+				TestClient waiter = new TestClient(this.server, millis(protocol))) {
 			// Subscribed first: a waiter that relies on messages sleeps for the holder's
 			// lease, where one that is still subscribing re-checks every few ms.
 			subscribed(waiter);
-			LeasedLock held = holder.registry.obtain("kept");
-			held.lock();
-			// The holder's lease (30 s by default) is longer than this wait.
-			Future<Long> waiting = this.threads
-				.submit(() -> Acquisitions.acquiredAt(waiter.registry.obtain("kept"), Duration.ofSeconds(20), 0));
-			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:kept");
-			long releasedAt = System.nanoTime();
-			held.unlockKeepingFor(keep);
-			long acquiredAt = waiting.get(30, TimeUnit.SECONDS);
-			assertThat(acquiredAt).as("the waiter got the lock").isPositive();
-			Duration took = Duration.ofNanos(acquiredAt - releasedAt);
-			assertThat(took).as("not before the kept key ended").isGreaterThanOrEqualTo(keep);
-			assertThat(took).as("when the kept key ended, not when the holder's lease would have")
-				.isLessThan(keep.plusSeconds(5));
+			assertTheKeptKeyLetsTheWaiterIn(holder, waiter, "kept",
+					() -> Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:kept"));
 		}
 	}
 
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
 	void aReleaseThatKeepsTheKeyLetsAWaiterOfTheSameRegistryInWhenTheKeyEnds(LockProtocol protocol) throws Exception {
-		Duration keep = Duration.ofMillis(500);
-		SetnxLockSettings settings = SetnxLockSettings.builder()
-			.protocol(protocol)
-			.timestampUnit(TimestampUnit.MILLISECONDS)
-			.build();
-		try (TestClient client = new TestClient(this.server, settings)) {
+		try (TestClient client = new TestClient(this.server, millis(protocol))) {
 			subscribed(client);
-			LeasedLock held = client.registry.obtain("kept-here");
-			held.lock();
-			Future<Long> waiting = this.threads
-				.submit(() -> Acquisitions.acquiredAt(client.registry.obtain("kept-here"), Duration.ofSeconds(20), 0));
 			// Handshake: the waiter queues for the key's slot in this JVM.
-			await().atMost(Duration.ofSeconds(10)).until(() -> {
-				KeyState state = client.registry.engine().stats().keyState("lock:kept-here");
-				return state != null && state.slotWaiters() > 0;
-			});
-			long releasedAt = System.nanoTime();
-			held.unlockKeepingFor(keep);
-			long acquiredAt = waiting.get(30, TimeUnit.SECONDS);
-			assertThat(acquiredAt).as("the waiter got the lock").isPositive();
-			Duration took = Duration.ofNanos(acquiredAt - releasedAt);
-			assertThat(took).as("not before the kept key ended").isGreaterThanOrEqualTo(keep);
-			assertThat(took).as("when the kept key ended, not when the holder's lease would have")
-				.isLessThan(keep.plusSeconds(5));
+			assertTheKeptKeyLetsTheWaiterIn(client, client, "kept-here",
+					() -> await().atMost(Duration.ofSeconds(10)).until(() -> {
+						KeyState state = client.registry.engine().stats().keyState("lock:kept-here");
+						return state != null && state.slotWaiters() > 0;
+					}));
 		}
+	}
+
+	/**
+	 * The holder takes the key and releases it keeping it for 500 ms once the waiter
+	 * waits for it (the handshake); the waiter gets it when the kept key ends, not when
+	 * the holder's lease (30 s) would have.
+	 */
+	private void assertTheKeptKeyLetsTheWaiterIn(TestClient holder, TestClient waiter, String key, Runnable waiterWaits)
+			throws Exception {
+		Duration keep = Duration.ofMillis(500);
+		LeasedLock held = holder.registry.obtain(key);
+		held.lock();
+		Future<Long> waiting = this.threads
+			.submit(() -> Acquisitions.acquiredAt(waiter.registry.obtain(key), Duration.ofSeconds(20), 0));
+		waiterWaits.run();
+		long releasedAt = System.nanoTime();
+		held.unlockKeepingFor(keep);
+		long acquiredAt = waiting.get(30, TimeUnit.SECONDS);
+		assertThat(acquiredAt).as("the waiter got the lock").isPositive();
+		Duration took = Duration.ofNanos(acquiredAt - releasedAt);
+		assertThat(took).as("not before the kept key ended").isGreaterThanOrEqualTo(keep);
+		assertThat(took).as("when the kept key ended, not when the holder's lease would have")
+			.isLessThan(keep.plusSeconds(5));
+	}
+
+	private static SetnxLockSettings millis(LockProtocol protocol) {
+		return SetnxLockSettings.builder().protocol(protocol).timestampUnit(TimestampUnit.MILLISECONDS).build();
 	}
 
 	@Test
@@ -328,9 +321,8 @@ class ReleaseMessageTests {
 				.submit(() -> Acquisitions.acquiredAt(waiter.registry.obtain("announced"), Duration.ofSeconds(20), 0));
 			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:announced");
 			long before = scriptCalls();
-			// A window to count in, not a wait for anything: a waiter that re-checked
-			// every
-			// 1 to 3 ms would ask a few hundred times in it.
+			// A window to count in, not a wait for anything: a waiter that
+			// re-checked every 1 to 3 ms would ask a few hundred times in it.
 			Thread.sleep(500);
 			assertThat(scriptCalls() - before).as("scripts run while the waiter waited").isLessThanOrEqualTo(5);
 			held.unlock();

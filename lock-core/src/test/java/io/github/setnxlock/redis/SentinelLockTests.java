@@ -123,10 +123,8 @@ class SentinelLockTests {
 			throws Exception {
 		// The holder's guard makes its acquisition wait for the replica, so the promoted
 		// replica has the key. The waiter has none: the new primary has no replica left
-		// to
-		// wait for. A lease the test never waits out, so only the release message can
-		// wake
-		// the waiter in time.
+		// to wait for. A lease the test never waits out, so only the release message can
+		// wake the waiter in time.
 		Duration lease = Duration.ofSeconds(60);
 		SetnxLockSettings settings = SetnxLockSettings.builder()
 			.protocol(protocol)

@@ -221,8 +221,7 @@ class TimestampInteropTests {
 						(won ? registryWinners : new AtomicInteger()).incrementAndGet();
 						decided.countDown();
 						// A winner holds until every contender has given up, then
-						// releases
-						// from its own thread.
+						// releases from its own thread.
 						over.await(30, TimeUnit.SECONDS);
 						if (won) {
 							lock.unlock();

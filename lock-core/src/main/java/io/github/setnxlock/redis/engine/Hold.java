@@ -15,9 +15,7 @@
  */
 package io.github.setnxlock.redis.engine;
 
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.observation.Observation;
 
@@ -69,17 +67,8 @@ public final class Hold {
 	/** {@link #HELD}, {@link #RELEASING}, or 2 + the ordinal of the loss reason. */
 	private final AtomicInteger end = new AtomicInteger(HELD);
 
-	/**
-	 * Run once when the hold is found lost; set by the first request, and cleared when
-	 * the entry that asked ends.
-	 */
-	private final AtomicReference<Runnable> onLoss = new AtomicReference<>();
-
-	/** The entry (hold count) that set {@link #onLoss}, 0 for none: owner only. */
-	private int lossEntry;
-
-	/** The renewal thread's watch of the deadline for {@link #onLoss}, if any. */
-	private volatile ScheduledFuture<?> lossWatch;
+	/** What to do when the hold is found lost, if anything. */
+	final LossAction lossAction = new LossAction();
 
 	/** How many times its owner took it: read and written by the owner only. */
 	private int count = 1;
@@ -173,8 +162,7 @@ public final class Hold {
 	boolean renewed(Lease renewal) {
 		int end = this.end.get();
 		// A hold being released takes the renewal even past its deadline: Redis holds
-		// what
-		// the renewal wrote, and the release must compare with that.
+		// what the renewal wrote, and the release must compare with that.
 		if (end > RELEASING || (end == HELD && this.lease.isExpired(System.nanoTime()))) {
 			return false;
 		}
@@ -234,10 +222,7 @@ public final class Hold {
 		if (!this.end.compareAndSet(HELD, RELEASING + 1 + reason.ordinal())) {
 			return false;
 		}
-		Runnable action = this.onLoss.get();
-		if (action != null) {
-			action.run();
-		}
+		this.lossAction.run();
 		return true;
 	}
 
@@ -259,44 +244,6 @@ public final class Hold {
 	}
 
 	/**
-	 * Ask for an action when the hold is found lost (the thread-bound view interrupts its
-	 * thread).
-	 * @param action the action
-	 * @return {@code true} the first time it is asked
-	 */
-	boolean onLoss(Runnable action) {
-		if (!this.onLoss.compareAndSet(null, action)) {
-			return false;
-		}
-		this.lossEntry = this.count;
-		return true;
-	}
-
-	boolean hasLossAction() {
-		return this.onLoss.get() != null;
-	}
-
-	/**
-	 * Keep the watch of the deadline, to cancel when the loss action is no longer wanted.
-	 */
-	void watchingLoss(ScheduledFuture<?> watch) {
-		this.lossWatch = watch;
-	}
-
-	/**
-	 * Drop the loss action and its watch: the entry that asked for it has ended, or the
-	 * hold has.
-	 */
-	void dropLossAction() {
-		this.onLoss.set(null);
-		this.lossEntry = 0;
-		ScheduledFuture<?> watch = this.lossWatch;
-		if (watch != null) {
-			watch.cancel(false);
-		}
-	}
-
-	/**
 	 * Return how many times the owner holds it.
 	 * @return the count
 	 */
@@ -313,11 +260,9 @@ public final class Hold {
 	 * @return whether the owner still holds it afterwards
 	 */
 	boolean exit() {
-		if (this.count == this.lossEntry) {
-			// The loss action belongs to the entry that asked for it (an inner
-			// @DistributedLock call), not to the outer code that goes on holding.
-			dropLossAction();
-		}
+		// A loss action belongs to the entry that asked for it (an inner @DistributedLock
+		// call), not to the outer code that goes on holding.
+		this.lossAction.entryEnded(this.count);
 		return --this.count > 0;
 	}
 

@@ -142,7 +142,7 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	void stop(Hold hold, long deadlineNanos) {
 		this.watched.remove(hold);
-		hold.dropLossAction();
+		hold.lossAction.drop();
 		this.batches.awaitRenewalOf(hold, deadlineNanos);
 	}
 
@@ -152,15 +152,15 @@ final class LeaseRenewer implements AutoCloseable {
 	 * @param action the action
 	 */
 	void onLoss(Hold hold, Runnable action) {
-		if (hold.onLoss(action)) {
+		if (hold.lossAction.request(action, hold.holdCount())) {
 			watchDeadline(hold);
 		}
 	}
 
 	private void watchDeadline(Hold hold) {
 		long delay = hold.lease().deadlineNanos() - System.nanoTime();
-		hold.watchingLoss(this.scheduler.schedule(() -> {
-			if (hold.hasEnded() || !hold.hasLossAction()) {
+		hold.lossAction.watching(this.scheduler.schedule(() -> {
+			if (hold.hasEnded() || !hold.lossAction.isRequested()) {
 				return;
 			}
 			if (hold.isLost(System.nanoTime())) {

@@ -69,9 +69,8 @@ final class AcknowledgedCall {
 		connection.openPipeline();
 		try {
 			// The script's body, not its SHA1: a NOSCRIPT here would fail the pipeline
-			// and
-			// leave WAIT behind it on the connection. Guarded acquisitions are the rare
-			// path.
+			// and leave WAIT behind it on the connection. Guarded acquisitions are the
+			// rare path.
 			connection.scriptingCommands()
 				.eval(script.redisScript().getScriptAsString().getBytes(StandardCharsets.UTF_8),
 						script.returnsList() ? ReturnType.MULTI : ReturnType.INTEGER, keys.size(), keysAndArgs);

@@ -154,8 +154,7 @@ public final class LockOperations {
 	public boolean forceRelease(String key) {
 		LockKey lock = LockKey.of(this.keyPrefix, LockKey.checkKey(key));
 		// The timestamp protocol's owner key goes too; the token protocol has none, and
-		// its
-		// ACL rules need not name one.
+		// its ACL rules need not name one.
 		List<String> keys = this.timestamps ? List.of(lock.redisKey(), lock.fenceKey(), lock.ownerKey())
 				: List.of(lock.redisKey(), lock.fenceKey());
 		ForceReleaseReply reply = LockEngine.awaitUninterrupted(this.gateway.run(LockScripts.FORCE_RELEASE, lock, keys,
