@@ -17,7 +17,6 @@
 package io.github.setnxlock.redis.engine;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -88,23 +87,6 @@ final class Waits {
 			return answer.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
 		}
 		catch (ExecutionException ex) {
-			throw rethrown(ex.getCause());
-		}
-	}
-
-	/**
-	 * Return an answer that is already there, such as one a call on the calling thread
-	 * gave, or throw what failed it.
-	 * @param <T> the type of the answer
-	 * @param answer the answer
-	 * @return the answer
-	 * @throws RuntimeException what the command threw
-	 */
-	static <T> T answered(CompletableFuture<T> answer) {
-		try {
-			return answer.join();
-		}
-		catch (CompletionException ex) {
 			throw rethrown(ex.getCause());
 		}
 	}

@@ -229,14 +229,6 @@ public final class RedisGateway implements AutoCloseable {
 	}
 
 	/**
-	 * Return the client chosen for scripts: a test's view of the choice.
-	 * @return the calls
-	 */
-	ScriptCalls calls() {
-		return this.calls;
-	}
-
-	/**
 	 * Stop the gateway's threads; calls fail afterwards.
 	 */
 	@Override
