@@ -161,8 +161,19 @@ public interface LeasedLock extends Lock {
 	 * of a Redis server without persistence (they never fall below the server's clock in
 	 * microseconds). A resource that remembers the highest token it has accepted and
 	 * rejects lower ones is safe against a holder that lost its lock without noticing.
+	 * <p>
+	 * The token is drawn on the first call of a hold, in one step with a check that the
+	 * lock key is still this holder's, and later calls of the same hold return it without
+	 * asking Redis: a hold that never asks costs no draw. The first call waits for Redis
+	 * up to the holder's deadline. Holds of a key never overlap in Redis, so tokens
+	 * follow the order of the holds that asked for one; a hold that asks late still gets
+	 * a token above every earlier hold's.
 	 * @return the token, valid while the current thread holds the lock
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws LockLostException if the hold was lost, or the draw found the key taken
+	 * over or deleted (the hold is then lost)
+	 * @throws LockAccessException if Redis could not be reached for the draw; the hold is
+	 * kept, and a later call draws again
 	 */
 	long fencingToken();
 

@@ -27,7 +27,7 @@ import java.time.Instant;
  * one
  * @param reason how it was lost
  * @param holder the name of the thread that held it
- * @param fencingToken the fencing token of the lost hold
+ * @param fencingToken the fencing token of the lost hold, {@code 0} if it never drew one
  * @param lostAt when the registry found out
  * @author setnx-lock authors
  */
@@ -39,8 +39,8 @@ public record LockLostEvent(String key, String name, Reason reason, String holde
 	public enum Reason {
 
 		/**
-		 * A renewal found that the lock key was no longer the holder's: another client
-		 * took it over or deleted it.
+		 * A renewal, or the draw of the hold's fencing token, found that the lock key was
+		 * no longer the holder's: another client took it over or deleted it.
 		 */
 		RENEWAL_REJECTED,
 

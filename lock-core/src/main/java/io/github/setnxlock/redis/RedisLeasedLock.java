@@ -170,7 +170,7 @@ final class RedisLeasedLock implements LeasedLock {
 	@Override
 	public long fencingToken() {
 		checkHeld();
-		return currentThreadHold().lease().fencingToken();
+		return this.engine.fencingToken(currentThreadHold());
 	}
 
 	private Hold currentThreadHold() {

@@ -480,6 +480,10 @@ abstract class AbstractLockContractTests {
 		LeasedLock lock = this.first.registry.obtain("slot");
 		lock.lock();
 		String fenceKey = "{" + settings().keyPrefix() + "slot}:fence";
+		// The token protocol writes the counter at the hold's first fencingToken() only;
+		// the timestamp protocol draws with the acquisition.
+		assertThat(exists(fenceKey)).isEqualTo(settings().protocol() == LockProtocol.TIMESTAMP);
+		assertThat(lock.fencingToken()).isPositive();
 		assertThat(exists(fenceKey)).isTrue();
 		assertThat((Long) this.server.execute("PTTL", fenceKey)).isPositive();
 		lock.unlock();

@@ -129,6 +129,9 @@ class ClusterLockTests {
 		for (int i = 0; i < 60; i++) {
 			LeasedLock lock = registry.obtain("order-" + i);
 			assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
+			// Draws the token, which writes the counter (with the acquisition under the
+			// timestamp protocol, at the first request under the token protocol).
+			assertThat(lock.fencingToken()).isPositive();
 			held.add(lock);
 			LockKey key = LockKey.of("lock:", "order-" + i);
 			assertThat(cluster.slotOf(key.fenceKey())).as(key.fenceKey()).isEqualTo(cluster.slotOf(key.redisKey()));
@@ -150,6 +153,7 @@ class ClusterLockTests {
 		for (String name : List.of("{user:7}:cart", "{user:7}:orders", "a}b{c", "}{", "{}x", "x{y}z{w}", "{{}}")) {
 			LeasedLock lock = registry.obtain(name);
 			assertThat(lock.tryLock(Duration.ofSeconds(10))).as(name).isTrue();
+			assertThat(lock.fencingToken()).as(name).isPositive();
 			LockKey key = LockKey.of("lock:", name);
 			assertThat(cluster.slotOf(key.fenceKey())).as(key.fenceKey()).isEqualTo(cluster.slotOf(key.redisKey()));
 			assertThat(cluster.nodeFor(key.redisKey()).execute("EXISTS", key.redisKey(), key.fenceKey())).isEqualTo(2L);
@@ -199,6 +203,9 @@ class ClusterLockTests {
 		for (int i = 0; i < 12; i++) {
 			LeasedLock lock = registry.obtain("renewed-" + i);
 			assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
+			// Draws the token, which writes the counter (with the acquisition under the
+			// timestamp protocol, at the first request under the token protocol).
+			assertThat(lock.fencingToken()).isPositive();
 			held.add(lock);
 		}
 		assertHeldThroughRenewals(registry, other, held);

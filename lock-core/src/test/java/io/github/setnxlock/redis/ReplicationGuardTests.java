@@ -96,6 +96,8 @@ class ReplicationGuardTests {
 			this.servers.cutReplication(0);
 			LeasedLock firstLock = first.registry.obtain("order-1");
 			assertThat(firstLock.tryLock(Duration.ZERO, LEASE)).isTrue();
+			// The first holder takes its token before it works, as a fenced holder does.
+			long firstToken = firstLock.fencingToken();
 			this.servers.promote(0);
 			try (TestClient second = new TestClient(this.servers.replica(0), settings(protocol, 0))) {
 				LeasedLock secondLock = second.registry.obtain("order-1");
@@ -104,7 +106,8 @@ class ReplicationGuardTests {
 				// them apart, the later holder's being the larger.
 				assertThat(firstLock.isHeldByCurrentThread()).isTrue();
 				assertThat(secondLock.isHeldByCurrentThread()).isTrue();
-				assertThat(secondLock.fencingToken()).isGreaterThan(firstLock.fencingToken());
+				assertThat(secondLock.fencingToken()).isGreaterThan(firstToken);
+				assertThat(firstLock.fencingToken()).isEqualTo(firstToken);
 				secondLock.unlock();
 			}
 			firstLock.unlock();
@@ -141,6 +144,8 @@ class ReplicationGuardTests {
 			LeasedLock lock = client.registry.obtain("order-1");
 			for (int i = 0; i < 3; i++) {
 				assertThat(lock.tryLock(Duration.ZERO, LEASE)).isTrue();
+				// Under the token protocol the draw is a write of its own, guarded too.
+				assertThat(lock.fencingToken()).isPositive();
 				// No waiting for replication here: WAIT already did.
 				assertThat(this.servers.replica(0).execute("EXISTS", "lock:order-1")).isEqualTo(1L);
 				assertThat(this.servers.replica(0).execute("EXISTS", LockKey.fenceKeyFor("lock:order-1")))

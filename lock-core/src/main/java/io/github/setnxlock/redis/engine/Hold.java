@@ -15,7 +15,11 @@
  */
 package io.github.setnxlock.redis.engine;
 
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 
@@ -78,6 +82,9 @@ public final class Hold {
 
 	/** What happened to the renewals: for why the hold was lost. */
 	final LossEvidence evidence = new LossEvidence();
+
+	/** The draw of the fencing token, once asked for (see {@link FencingDraws}). */
+	private final AtomicReference<CompletableFuture<OptionalLong>> fenceDraw = new AtomicReference<>();
 
 	/** The observation of this hold, stopped when it ends. */
 	volatile Observation observation = Observation.NOOP;
@@ -149,6 +156,58 @@ public final class Hold {
 	 */
 	public Lease lease() {
 		return this.lease;
+	}
+
+	/**
+	 * Return the hold's fencing token if it has one: drawn when its owner asked, or with
+	 * the acquisition under the timestamp protocol.
+	 * @return the token, or {@link Lease#NOT_DRAWN}
+	 */
+	public long fencingToken() {
+		CompletableFuture<OptionalLong> draw = this.fenceDraw.get();
+		if (draw != null && draw.isDone() && !draw.isCompletedExceptionally()) {
+			OptionalLong token = draw.join();
+			if (token.isPresent()) {
+				return token.getAsLong();
+			}
+		}
+		return this.lease.fencingToken();
+	}
+
+	/**
+	 * Return the draw of the fencing token, starting it if nobody has: one draw per hold,
+	 * whoever asks.
+	 */
+	CompletableFuture<OptionalLong> fenceDraw(Supplier<CompletableFuture<OptionalLong>> draw) {
+		CompletableFuture<OptionalLong> current = this.fenceDraw.get();
+		if (current != null) {
+			return current;
+		}
+		CompletableFuture<OptionalLong> started = new CompletableFuture<>();
+		if (!this.fenceDraw.compareAndSet(null, started)) {
+			return this.fenceDraw.get();
+		}
+		try {
+			draw.get().whenComplete((token, failure) -> {
+				if (failure != null) {
+					started.completeExceptionally(failure);
+				}
+				else {
+					started.complete(token);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			started.completeExceptionally(ex);
+		}
+		return started;
+	}
+
+	/**
+	 * Forget a draw that failed, so that the next request draws again.
+	 */
+	void drawFailed(CompletableFuture<OptionalLong> draw) {
+		this.fenceDraw.compareAndSet(draw, null);
 	}
 
 	/**

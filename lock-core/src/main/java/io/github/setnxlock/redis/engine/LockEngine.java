@@ -78,6 +78,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final HoldReleases releases;
 
+	private final FencingDraws fencing;
+
 	private volatile boolean closed;
 
 	/**
@@ -102,6 +104,7 @@ public final class LockEngine implements AutoCloseable {
 		this.acquireLoop = new AcquireLoop(commands, this.messages,
 				new AbandonedAcquisitions(commands, this.renewer.scheduler));
 		this.observations = new HoldObservations(settings.protocol());
+		this.fencing = new FencingDraws(commands, this.renewer);
 	}
 
 	/**
@@ -193,6 +196,18 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public void release(Hold hold, Duration keep) {
 		this.releases.release(hold, keep);
+	}
+
+	/**
+	 * Return a hold's fencing token, drawn on the first request (see
+	 * {@link FencingDraws}).
+	 * @param hold the hold
+	 * @return the token
+	 * @throws LockLostException if the hold is lost, or the draw found it lost
+	 * @throws LockAccessException if Redis could not be reached; the hold stays
+	 */
+	public long fencingToken(Hold hold) {
+		return this.fencing.tokenOf(hold);
 	}
 
 	/**

@@ -167,8 +167,8 @@ final class LockEvents implements AutoCloseable {
 	 * @param reason how it was lost
 	 */
 	void lost(Hold hold, LockLostEvent.Reason reason) {
-		lockLost(new LockLostEvent(hold.key(), hold.name, reason, hold.ownerName(), hold.lease().fencingToken(),
-				Instant.now()));
+		lockLost(
+				new LockLostEvent(hold.key(), hold.name, reason, hold.ownerName(), hold.fencingToken(), Instant.now()));
 	}
 
 	/**

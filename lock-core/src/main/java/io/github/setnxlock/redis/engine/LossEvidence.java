@@ -49,6 +49,15 @@ final class LossEvidence {
 	/** The round trip of a renewal answered after the deadline, in ms; -1 for none. */
 	private volatile long lateRoundTripMillis = -1;
 
+	/**
+	 * Set when the draw of the fencing token, rather than a renewal, found the key taken.
+	 */
+	private volatile boolean drawRejected;
+
+	void drawRejected() {
+		this.drawRejected = true;
+	}
+
 	void capRenewals() {
 		this.renewalsCapped = true;
 	}
@@ -87,7 +96,8 @@ final class LossEvidence {
 			how = "an operator released it by force";
 		}
 		else if (reason == LockLostEvent.Reason.RENEWAL_REJECTED) {
-			how = "a renewal found it taken over or deleted";
+			how = (this.drawRejected ? "the draw of its fencing token" : "a renewal")
+					+ " found it taken over or deleted";
 		}
 		else if (!renewed || this.renewalsCapped) {
 			how = "its lease of " + validity + " ended";

@@ -101,8 +101,4 @@ final class Waits {
 		return new IllegalStateException(cause);
 	}
 
-	/**
-	 * Stop the threads once their commands are done.
-	 */
-
 }

@@ -52,6 +52,11 @@ final class ChosenScriptCalls implements ScriptCalls {
 		return calls().releaseToken(key, ownerToken, channel);
 	}
 
+	@Override
+	public CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis) {
+		return calls().setIfAbsent(key, value, leaseMillis);
+	}
+
 	private ScriptCalls calls() {
 		ScriptCalls calls = this.chosen;
 		if (calls == null) {

@@ -24,6 +24,7 @@ import java.util.concurrent.CompletionException;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
@@ -104,6 +105,28 @@ final class LettuceScriptCalls implements ScriptCalls {
 		byte[][] argBytes = bytes(args);
 		return withCommands(key, action,
 				(commands, answer) -> send(commands, true, key, action, script, keyBytes, argBytes, answer));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis) {
+		byte[] redisKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
+		byte[] token = value.getBytes(StandardCharsets.UTF_8);
+		SetArgs nxPx = SetArgs.Builder.nx().px(leaseMillis);
+		return withCommands(key, "acquire", (commands, answer) -> {
+			try {
+				commands.set(redisKey, token, nxPx).whenComplete((reply, failure) -> {
+					if (failure == null) {
+						answer.complete("OK".equals(reply));
+					}
+					else {
+						answer.completeExceptionally(failure(key, "acquire", failure));
+					}
+				});
+			}
+			catch (RuntimeException ex) {
+				answer.completeExceptionally(failure(key, "acquire", ex));
+			}
+		}).thenApply(Boolean.TRUE::equals);
 	}
 
 	/**

@@ -35,9 +35,19 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public final class LockScripts {
 
-	/** Token protocol: {@code SET NX PX} with the fencing draw, or the waiter's mark. */
+	/**
+	 * Token protocol, after a plain {@code SET NX PX} failed: {@code SET NX PX} again, or
+	 * the waiter's mark.
+	 */
 	public static final LockScript<TokenAcquireReply> TOKEN_ACQUIRE = new LockScript<>(
-			listScript("read.lua", "fence.lua", "token-acquire.lua"), "acquire", TokenAcquireReply::decode);
+			listScript("read.lua", "token-acquire.lua"), "acquire", TokenAcquireReply::decode);
+
+	/**
+	 * Token protocol: the fencing draw of a hold, while the key is still the holder's.
+	 */
+	public static final LockScript<TokenFenceReply> TOKEN_FENCE = new LockScript<>(
+			listScript("read.lua", "fence.lua", "token-fence.lua"), "draw the fencing token of",
+			TokenFenceReply::decode);
 
 	/** Token protocol: compare-and-delete, announced when marked. */
 	public static final LockScript<TokenReleaseReply> TOKEN_RELEASE = new LockScript<>(
@@ -85,8 +95,8 @@ public final class LockScripts {
 			"release", (key, answer) -> Replies.codeOf(key, answer, new Long[] { 0L, 1L, 2L }, Long::longValue));
 
 	/** The scripts of both protocols, which the health check loads. */
-	public static final List<LockScript<?>> ALL = List.of(TOKEN_ACQUIRE, TOKEN_RELEASE, TOKEN_KEEP, TIMESTAMP_ACQUIRE,
-			TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_ABANDON, TIMESTAMP_HELD, FORCE_RELEASE);
+	public static final List<LockScript<?>> ALL = List.of(TOKEN_ACQUIRE, TOKEN_FENCE, TOKEN_RELEASE, TOKEN_KEEP,
+			TIMESTAMP_ACQUIRE, TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_ABANDON, TIMESTAMP_HELD, FORCE_RELEASE);
 
 	private LockScripts() {
 	}

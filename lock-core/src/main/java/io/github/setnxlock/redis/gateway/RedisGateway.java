@@ -77,6 +77,17 @@ public final class RedisGateway implements AutoCloseable {
 	}
 
 	/**
+	 * Send {@code SET key value NX PX lease}, the token protocol's plain acquisition.
+	 * @param key the lock
+	 * @param value the owner token
+	 * @param leaseMillis the lease in ms
+	 * @return whether the key was set, to come
+	 */
+	public CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis) {
+		return sent(key, "acquire", () -> this.calls.setIfAbsent(key, value, leaseMillis));
+	}
+
+	/**
 	 * Run the token protocol's release: {@link LockScripts#TOKEN_RELEASE}, or the
 	 * server's own compare-and-delete where it has one (see {@link NativeRelease}).
 	 * @param key the lock

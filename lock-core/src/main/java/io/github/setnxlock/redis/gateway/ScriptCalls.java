@@ -15,6 +15,7 @@
  */
 package io.github.setnxlock.redis.gateway;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -73,6 +74,16 @@ interface ScriptCalls {
 	}
 
 	/**
+	 * Send {@code SET key value NX PX lease}: the token protocol's first acquisition
+	 * step, a plain command rather than a script.
+	 * @param key the lock
+	 * @param value the owner token
+	 * @param leaseMillis the lease in ms
+	 * @return whether the key was set, to come
+	 */
+	CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis);
+
+	/**
 	 * Return the calls for a template, chosen on the first call (so that creating a
 	 * registry needs nothing from the template yet): Lettuce's asynchronous API where the
 	 * template's factory allows it, the runner's threads otherwise.
@@ -109,8 +120,22 @@ interface ScriptCalls {
 	 * @return the calls
 	 */
 	static ScriptCalls onThreads(StringRedisTemplate redis, CommandRunner runner) {
-		return (key, action, script, keys, args) -> runner
-			.submit(() -> RedisCall.run(key, action, () -> redis.execute(script, keys, args.toArray())));
+		return new ScriptCalls() {
+
+			@Override
+			public CompletableFuture<Object> run(LockKey key, String action, RedisScript<?> script, List<String> keys,
+					List<String> args) {
+				return runner
+					.submit(() -> RedisCall.run(key, action, () -> redis.execute(script, keys, args.toArray())));
+			}
+
+			@Override
+			public CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis) {
+				return runner.submit(() -> Boolean.TRUE.equals(RedisCall.run(key, "acquire",
+						() -> redis.opsForValue().setIfAbsent(key.redisKey(), value, Duration.ofMillis(leaseMillis)))));
+			}
+
+		};
 	}
 
 }

@@ -16,21 +16,23 @@
 package io.github.setnxlock.redis.gateway;
 
 /**
- * The answer of {@code token-acquire.lua}. Internal API.
+ * The answer of {@code token-acquire.lua}, the second step of a token acquisition.
+ * Internal API.
  * <p>
- * A key that is not a string, or a fencing counter that is not one, is not an answer but
- * an error: decoding throws a {@link io.github.setnxlock.LockAccessException} naming it.
+ * A key that is not a string is not an answer but an error: decoding throws a
+ * {@link io.github.setnxlock.LockAccessException} naming it.
  *
  * @author setnx-lock authors
  */
 public sealed interface TokenAcquireReply {
 
+	/** The key was free and is ours now. */
+	TokenAcquireReply ACQUIRED = new Acquired();
+
 	/**
-	 * The key was free and is ours now.
-	 *
-	 * @param fencingToken the token drawn for this hold
+	 * The key was free and is ours now: {@link #ACQUIRED}.
 	 */
-	record Acquired(long fencingToken) implements TokenAcquireReply {
+	record Acquired() implements TokenAcquireReply {
 
 	}
 
@@ -48,10 +50,9 @@ public sealed interface TokenAcquireReply {
 	static TokenAcquireReply decode(LockKey key, Object answer) {
 		java.util.List<?> reply = Replies.list(key, answer);
 		return switch ((int) Replies.longAt(key, reply, 0)) {
-			case 1 -> new Acquired(Replies.longAt(key, reply, 1));
+			case 1 -> ACQUIRED;
 			case 0 -> new Held(Replies.longAt(key, reply, 1), Replies.longAt(key, reply, 2) == 1);
 			case -1 -> throw Replies.wrongType(key, Replies.stringAt(key, reply, 1));
-			case -2 -> throw Replies.notFenceCounter(key, Replies.stringAt(key, reply, 1));
 			default -> throw Replies.unexpected(key, answer);
 		};
 	}

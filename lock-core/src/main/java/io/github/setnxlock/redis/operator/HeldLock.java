@@ -25,7 +25,7 @@ import java.time.Duration;
  * @param thread the name of the holding thread
  * @param heldFor how long it has been held
  * @param leaseLeft how long its lease has left, as the holder counts it
- * @param fencingToken its fencing token
+ * @param fencingToken its fencing token, {@code 0} until its holder asks for one
  * @param renewed whether its lease is renewed while held
  * @param renewals how many times its lease was renewed
  * @param lost whether it was lost (its thread still owes an unlock)

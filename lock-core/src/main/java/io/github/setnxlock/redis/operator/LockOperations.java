@@ -118,7 +118,7 @@ public final class LockOperations {
 			.stream()
 			.map((hold) -> new HeldLock(hold.key(), hold.name(), hold.ownerName(),
 					Duration.ofNanos(now - hold.acquiredNanos()), Duration.ofMillis(hold.lease().remainingMillis(now)),
-					hold.lease().fencingToken(), hold.isRenewed(), hold.renewals(), hold.isLost(now)))
+					hold.fencingToken(), hold.isRenewed(), hold.renewals(), hold.isLost(now)))
 			.sorted(Comparator.comparing(HeldLock::heldFor).reversed())
 			.toList();
 	}

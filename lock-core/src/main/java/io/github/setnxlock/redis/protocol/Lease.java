@@ -27,12 +27,16 @@ import java.util.concurrent.TimeUnit;
  * rate and the server's. By that deadline no other client can have been given the lock.
  *
  * @param value what the lock key holds: the owner token or the expiry timestamp
- * @param fencingToken the fencing token drawn with the acquisition
+ * @param fencingToken the fencing token drawn with the acquisition (timestamp protocol),
+ * or {@link #NOT_DRAWN} where it is drawn when the holder asks (token protocol)
  * @param sentNanos {@link System#nanoTime()} just before the command was sent
  * @param validityMillis how long after the command ran the key stays ours
  * @author setnx-lock authors
  */
 public record Lease(String value, long fencingToken, long sentNanos, long validityMillis) {
+
+	/** The fencing token of a lease whose acquisition drew none. */
+	public static final long NOT_DRAWN = 0;
 
 	private static final long FIXED_DRIFT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 

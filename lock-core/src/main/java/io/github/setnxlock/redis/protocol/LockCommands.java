@@ -17,6 +17,7 @@ package io.github.setnxlock.redis.protocol;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.setnxlock.redis.gateway.LockKey;
@@ -45,6 +46,16 @@ public interface LockCommands {
 	 * @return the attempt's outcome to come
 	 */
 	CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits);
+
+	/**
+	 * Return the fencing token of a hold: drawn now, while the lock key still belongs to
+	 * the lease, under the token protocol; the one drawn with the acquisition under the
+	 * timestamp protocol. Ask once per hold: every call draws a new token.
+	 * @param key the lock's keys
+	 * @param lease the hold's current lease
+	 * @return the token, or empty when the key no longer belongs to the lease, to come
+	 */
+	CompletableFuture<OptionalLong> fencingToken(LockKey key, Lease lease);
 
 	/**
 	 * Delete the lock key if it still belongs to the given lease.

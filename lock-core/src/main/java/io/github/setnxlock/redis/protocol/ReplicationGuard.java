@@ -17,6 +17,7 @@ package io.github.setnxlock.redis.protocol;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.setnxlock.LockAccessException;
@@ -94,6 +95,34 @@ public final class ReplicationGuard implements LockCommands {
 			}
 			throw failure;
 		});
+	}
+
+	/**
+	 * Draw the fencing token with a {@code WAIT} behind the draw, where the draw is a
+	 * call of its own: a token whose counter only the primary has could be drawn again,
+	 * lower, after a failover. A token too few replicas acknowledged is not handed out
+	 * (the hold stays; a later call draws again, higher).
+	 */
+	@Override
+	public CompletableFuture<OptionalLong> fencingToken(LockKey key, Lease lease) {
+		ScriptCall<?, OptionalLong> draw = this.protocol.fenceCall(key, lease);
+		if (draw == null) {
+			return this.protocol.fencingToken(key, lease);
+		}
+		return draw.sendAcknowledged(this.protocol.gateway, this.replicas, this.timeoutMillis)
+			.thenApply((acknowledged) -> {
+				if (acknowledged.reply().isEmpty() || acknowledged.replicas() >= this.replicas) {
+					return acknowledged.reply();
+				}
+				throw new LockAccessException(key.key(), "The fencing token of lock '" + key.key() + "' (Redis key '"
+						+ key.redisKey() + "') was drawn on the primary, but "
+						+ ((acknowledged.waitFailure() != null)
+								? "waiting for " + this.replicas + " replicas to acknowledge it failed ("
+										+ acknowledged.waitFailure().getMessage() + ")"
+								: "only " + acknowledged.replicas() + " of the " + this.replicas
+										+ " replicas required acknowledged it within " + this.timeoutMillis + " ms")
+						+ ", so a failover could draw it again; the lock is still held", acknowledged.waitFailure());
+			});
 	}
 
 	@Override

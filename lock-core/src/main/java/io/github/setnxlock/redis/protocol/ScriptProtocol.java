@@ -16,13 +16,16 @@
 package io.github.setnxlock.redis.protocol;
 
 import java.time.Duration;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
 /**
- * A protocol whose acquisition is one script, prepared as an {@link AcquireCall}.
+ * A protocol whose Redis calls are scripts the {@link ReplicationGuard} can send with a
+ * {@code WAIT} behind them: the acquisition (as one script), and the fencing draw where
+ * it is a call of its own.
  *
  * @author setnx-lock authors
  */
@@ -34,11 +37,29 @@ abstract sealed class ScriptProtocol implements LockCommands permits TokenLockCo
 		this.gateway = gateway;
 	}
 
-	abstract AcquireCall<?> acquireCall(LockKey key, String ownerToken, Duration lease, boolean waits);
+	/**
+	 * Prepare an acquisition as one script.
+	 */
+	abstract ScriptCall<?, Attempt> acquireCall(LockKey key, String ownerToken, Duration lease, boolean waits);
+
+	/**
+	 * Prepare the draw of a hold's fencing token, or return {@code null} when the
+	 * acquisition drew it.
+	 */
+	ScriptCall<?, OptionalLong> fenceCall(LockKey key, Lease lease) {
+		return null;
+	}
 
 	@Override
 	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		return acquireCall(key, ownerToken, lease, waits).send(this.gateway);
+	}
+
+	@Override
+	public CompletableFuture<OptionalLong> fencingToken(LockKey key, Lease lease) {
+		ScriptCall<?, OptionalLong> draw = fenceCall(key, lease);
+		return (draw != null) ? draw.send(this.gateway)
+				: CompletableFuture.completedFuture(OptionalLong.of(lease.fencingToken()));
 	}
 
 }

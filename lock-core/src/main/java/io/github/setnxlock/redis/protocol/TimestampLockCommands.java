@@ -80,12 +80,13 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	}
 
 	@Override
-	AcquireCall<TimestampAcquireReply> acquireCall(LockKey key, String ownerToken, Duration lease, boolean waits) {
+	ScriptCall<TimestampAcquireReply, Attempt> acquireCall(LockKey key, String ownerToken, Duration lease,
+			boolean waits) {
 		long leaseMillis = lease.toMillis();
 		// Rounded up: a lease is a promise of at least that long.
 		long leaseUnits = (leaseMillis + this.unitMillis - 1) / this.unitMillis;
 		long sentNanos = System.nanoTime();
-		return new AcquireCall<>(key, LockScripts.TIMESTAMP_ACQUIRE,
+		return new ScriptCall<>(key, LockScripts.TIMESTAMP_ACQUIRE,
 				List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
 				List.of(Long.toString(this.unitMillis), Long.toString(leaseUnits), callerClock(),
 						Long.toString(KEY_GRACE.toMillis()), Long.toString(leaseMillis + this.fenceRetentionMillis),

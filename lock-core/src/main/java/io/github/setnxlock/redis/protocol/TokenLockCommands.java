@@ -19,12 +19,14 @@ package io.github.setnxlock.redis.protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.LockScripts;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.TokenAcquireReply;
+import io.github.setnxlock.redis.gateway.TokenFenceReply;
 import io.github.setnxlock.redis.gateway.TokenKeepReply;
 import io.github.setnxlock.redis.gateway.TokenReleaseReply;
 
@@ -32,7 +34,8 @@ import io.github.setnxlock.redis.gateway.TokenReleaseReply;
  * The token protocol: the lock key holds a random owner token and expires with the lease
  * ({@code SET NX PX}), so an expired holder's key is simply gone and the next
  * {@code SET NX} wins without any client clock; release deletes the key only while it
- * still holds our token. Internal API.
+ * still holds our token. The fencing token is drawn when the holder first asks for it
+ * ({@code token-fence.lua}), so that an acquisition is one plain command. Internal API.
  *
  * @author setnx-lock authors
  */
@@ -54,17 +57,40 @@ public final class TokenLockCommands extends ScriptProtocol {
 		this.fenceRetentionMillis = fenceRetention.toMillis();
 	}
 
+	/**
+	 * Acquire with a plain {@code SET key token NX PX lease}; only when that finds the
+	 * key taken does the script follow, which takes the key if it has become free since,
+	 * or marks the holder for a waiter, or reports a key of another type (so that
+	 * {@code tryLock()} on such a key is an error, not {@code false}).
+	 */
 	@Override
-	AcquireCall<TokenAcquireReply> acquireCall(LockKey key, String ownerToken, Duration lease, boolean waits) {
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits) {
+		long sentNanos = System.nanoTime();
+		long leaseMillis = lease.toMillis();
+		return this.gateway.setIfAbsent(key, ownerToken, leaseMillis)
+			.thenCompose((set) -> set
+					? CompletableFuture.completedFuture(
+							Attempt.acquired(new Lease(ownerToken, Lease.NOT_DRAWN, sentNanos, leaseMillis)))
+					: acquireCall(key, ownerToken, lease, waits).send(this.gateway));
+	}
+
+	@Override
+	ScriptCall<TokenAcquireReply, Attempt> acquireCall(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		long leaseMillis = lease.toMillis();
 		long sentNanos = System.nanoTime();
-		return new AcquireCall<>(key, LockScripts.TOKEN_ACQUIRE, List.of(key.redisKey(), key.fenceKey()),
-				List.of(ownerToken, Long.toString(leaseMillis), Long.toString(leaseMillis + this.fenceRetentionMillis),
-						waits ? "1" : "0"),
-				(reply) -> (reply instanceof TokenAcquireReply.Acquired acquired)
-						? Attempt.acquired(new Lease(ownerToken, acquired.fencingToken(), sentNanos, leaseMillis))
-						: Attempt.held(((TokenAcquireReply.Held) reply).holderTtlMillis(),
-								((TokenAcquireReply.Held) reply).marked()));
+		return new ScriptCall<>(key, LockScripts.TOKEN_ACQUIRE, List.of(key.redisKey()),
+				List.of(ownerToken, Long.toString(leaseMillis), waits ? "1" : "0"),
+				(reply) -> (reply instanceof TokenAcquireReply.Held held)
+						? Attempt.held(held.holderTtlMillis(), held.marked())
+						: Attempt.acquired(new Lease(ownerToken, Lease.NOT_DRAWN, sentNanos, leaseMillis)));
+	}
+
+	@Override
+	ScriptCall<TokenFenceReply, OptionalLong> fenceCall(LockKey key, Lease lease) {
+		return new ScriptCall<>(key, LockScripts.TOKEN_FENCE, List.of(key.redisKey(), key.fenceKey()),
+				List.of(lease.value(), Long.toString(lease.validityMillis() + this.fenceRetentionMillis)),
+				(reply) -> (reply instanceof TokenFenceReply.Drawn drawn) ? OptionalLong.of(drawn.fencingToken())
+						: OptionalLong.empty());
 	}
 
 	@Override

@@ -2,11 +2,12 @@
 -- Draws the next fencing token for a lock. The token is the larger of the stored counter
 -- plus one and the server clock in microseconds, so it keeps increasing when the counter
 -- key is lost (a restart without persistence, or its retention ending for a key that is
--- no longer used). It runs inside the acquire script so that no other client can acquire
--- between the lock write and the draw and end up with an older token.
+-- no longer used). It runs in one script with what makes the lock the caller's (the check
+-- of token-fence.lua, the acquisition of timestamp-acquire.lua), so that no other client
+-- can acquire between the two and end up with an older token.
 -- The draw writes the clock's reading and reads the counter in one command (SET ... GET,
 -- Redis 6.2): the clock is almost always ahead of the counter, and then that write is the
--- whole draw: one command fewer per acquisition than reading the counter first
+-- whole draw: one command fewer per draw than reading the counter first
 -- (benchmarks/script-cost.sh measures what that saves).
 -- Numbers are formatted with %.0f: Lua would print a large number as 1.7e+15.
 if redis.replicate_commands then

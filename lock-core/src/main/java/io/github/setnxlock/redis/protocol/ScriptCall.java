@@ -24,29 +24,30 @@ import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
 /**
- * One acquisition attempt as a protocol prepares it: the script, its keys and arguments,
- * and how its answer becomes an {@link Attempt}. Prepared apart from sending, so that the
- * {@link ReplicationGuard} can send the same attempt with a {@code WAIT} behind it.
+ * One script call as a protocol prepares it: the script, its keys and arguments, and how
+ * its answer reads to the engine. Prepared apart from sending, so that the
+ * {@link ReplicationGuard} can send the same call with a {@code WAIT} behind it.
  *
  * @param <R> the type of the script's answer
+ * @param <T> what the answer reads as: an {@link Attempt}, a fencing token
  * @param key the lock
- * @param script the acquire script
+ * @param script the script
  * @param keys its keys
  * @param args its arguments
- * @param attempt how its answer reads as an attempt
+ * @param answer how its answer reads
  * @author setnx-lock authors
  */
-record AcquireCall<R>(LockKey key, LockScript<R> script, List<String> keys, List<String> args,
-		Function<R, Attempt> attempt) {
+record ScriptCall<R, T>(LockKey key, LockScript<R> script, List<String> keys, List<String> args,
+		Function<R, T> answer) {
 
-	CompletableFuture<Attempt> send(RedisGateway gateway) {
-		return gateway.run(this.script, this.key, this.keys, this.args).thenApply(this.attempt);
+	CompletableFuture<T> send(RedisGateway gateway) {
+		return gateway.run(this.script, this.key, this.keys, this.args).thenApply(this.answer);
 	}
 
-	CompletableFuture<RedisGateway.Acknowledged<Attempt>> sendAcknowledged(RedisGateway gateway, int replicas,
+	CompletableFuture<RedisGateway.Acknowledged<T>> sendAcknowledged(RedisGateway gateway, int replicas,
 			long timeoutMillis) {
 		return gateway.runAcknowledged(this.script, this.key, this.keys, this.args, replicas, timeoutMillis)
-			.thenApply((acknowledged) -> new RedisGateway.Acknowledged<>(this.attempt.apply(acknowledged.reply()),
+			.thenApply((acknowledged) -> new RedisGateway.Acknowledged<>(this.answer.apply(acknowledged.reply()),
 					acknowledged.replicas(), acknowledged.waitFailure()));
 	}
 

@@ -1,0 +1,97 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockLostEvent.Reason;
+import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.Lease;
+
+/**
+ * Hands out the fencing token of a hold, drawn on the first request (DESIGN: fencing is
+ * drawn lazily). The draw is one call to Redis that draws only while the lock key still
+ * holds the hold's owner token, so a token is never handed to a holder that has lost its
+ * key; later requests, from any thread, get the same token.
+ * <p>
+ * A request waits for the draw up to the holder's deadline, like {@code unlock()}: past
+ * it the hold is lost whatever the answer. An answer "not ours" ends the hold at once, as
+ * a rejected renewal does. A draw that fails (Redis unreachable) leaves the hold held and
+ * is forgotten, so the next request draws again: a token is a promise only once handed
+ * out, and a later draw is higher.
+ *
+ * @author setnx-lock authors
+ */
+final class FencingDraws {
+
+	private final LockCommands commands;
+
+	private final LeaseRenewer renewer;
+
+	FencingDraws(LockCommands commands, LeaseRenewer renewer) {
+		this.commands = commands;
+		this.renewer = renewer;
+	}
+
+	long tokenOf(Hold hold) {
+		long drawn = hold.fencingToken();
+		if (drawn != Lease.NOT_DRAWN) {
+			return drawn;
+		}
+		if (hold.isLost(System.nanoTime())) {
+			throw hold.lostException("before its fencing token was drawn");
+		}
+		CompletableFuture<OptionalLong> draw = hold.fenceDraw(() -> this.commands.fencingToken(hold.key, hold.lease()));
+		OptionalLong token;
+		try {
+			token = awaitWhileHeld(hold, draw);
+		}
+		catch (TimeoutException ex) {
+			throw hold.lostException("while its fencing token was drawn (Redis did not answer the draw in time)");
+		}
+		catch (LockAccessException ex) {
+			hold.drawFailed(draw);
+			throw ex;
+		}
+		if (token.isEmpty()) {
+			hold.evidence.drawRejected();
+			this.renewer.lost(hold, Reason.RENEWAL_REJECTED);
+			throw hold.lostException("when its fencing token was drawn");
+		}
+		return token.getAsLong();
+	}
+
+	/**
+	 * Wait for the draw until the hold's deadline, which a renewal meanwhile moves on.
+	 */
+	private static OptionalLong awaitWhileHeld(Hold hold, CompletableFuture<OptionalLong> draw)
+			throws TimeoutException {
+		while (true) {
+			try {
+				return Waits.awaitUninterrupted(draw, hold.lease().deadlineNanos());
+			}
+			catch (TimeoutException ex) {
+				if (hold.isLost(System.nanoTime())) {
+					throw ex;
+				}
+			}
+		}
+	}
+
+}
