@@ -39,6 +39,7 @@ import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.LockTimings;
 import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.LocalHandoffSettings;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.redis.operator.LockOperations;
 
@@ -133,6 +134,16 @@ public final class SetnxLockAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException("setnx.lock.replication-guard.timeout",
 					guard.getTimeout(), "The timeout must be at least 1ms (WAIT with 0 would wait forever).");
 		}
+		SetnxLockProperties.LocalHandoff handoff = properties.getLocalHandoff();
+		if (handoff.getMaxHandoffs() < 1) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.local-handoff.max-handoffs",
+					handoff.getMaxHandoffs(), "At least 1; set setnx.lock.local-handoff.enabled=false to turn it off.");
+		}
+		if (handoff.getMaxTime() == null || handoff.getMaxTime().isNegative() || handoff.getMaxTime().isZero()) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.local-handoff.max-time",
+					handoff.getMaxTime(),
+					"Must be positive; set setnx.lock.local-handoff.enabled=false to turn it off.");
+		}
 		return SetnxLockSettings.builder()
 			.keyPrefix(properties.getKeyPrefix())
 			.protocol(properties.getProtocol())
@@ -144,6 +155,7 @@ public final class SetnxLockAutoConfiguration {
 			.renewal(properties.getRenewal().isEnabled())
 			.maxHold(properties.getRenewal().getMaxHold())
 			.replicationGuard(guard.getReplicas(), guard.getTimeout())
+			.localHandoff(new LocalHandoffSettings(handoff.isEnabled(), handoff.getMaxHandoffs(), handoff.getMaxTime()))
 			.build();
 	}
 

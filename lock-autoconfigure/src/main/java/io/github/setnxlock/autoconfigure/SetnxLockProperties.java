@@ -81,6 +81,8 @@ public class SetnxLockProperties {
 
 	private final ReplicationGuard replicationGuard = new ReplicationGuard();
 
+	private final LocalHandoff localHandoff = new LocalHandoff();
+
 	/**
 	 * Settings of single locks, by the lock's name (the @DistributedLock name, by default
 	 * 'SimpleClassName.methodName'). They take precedence over the annotation.
@@ -157,6 +159,10 @@ public class SetnxLockProperties {
 
 	public ReplicationGuard getReplicationGuard() {
 		return this.replicationGuard;
+	}
+
+	public LocalHandoff getLocalHandoff() {
+		return this.localHandoff;
 	}
 
 	public Map<String, Lock> getLocks() {
@@ -283,6 +289,58 @@ public class SetnxLockProperties {
 
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
+		}
+
+	}
+
+	/**
+	 * Settings of the local hand-off: a release while another thread of this application
+	 * waits for the lock passes the Redis key to that thread without a round trip (token
+	 * protocol).
+	 */
+	public static class LocalHandoff {
+
+		/**
+		 * Whether releases pass the lock to a waiting thread of this application without
+		 * a round trip to Redis.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How many hand-offs at most before a read of the key rules out a waiter of
+		 * another application, and once one is known, before a release goes back through
+		 * Redis.
+		 */
+		private int maxHandoffs = 2;
+
+		/**
+		 * How long hand-offs go on at most, once a waiter of another application is
+		 * known, before a release goes back through Redis.
+		 */
+		private Duration maxTime = Duration.ofMillis(5);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public int getMaxHandoffs() {
+			return this.maxHandoffs;
+		}
+
+		public void setMaxHandoffs(int maxHandoffs) {
+			this.maxHandoffs = maxHandoffs;
+		}
+
+		public Duration getMaxTime() {
+			return this.maxTime;
+		}
+
+		public void setMaxTime(Duration maxTime) {
+			this.maxTime = maxTime;
 		}
 
 	}

@@ -40,6 +40,7 @@ import io.github.setnxlock.annotation.LockNotAcquiredException;
 import io.github.setnxlock.annotation.LockTimings;
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.LocalHandoffSettings;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.redis.TimestampClock;
 import io.github.setnxlock.redis.TimestampUnit;
@@ -329,6 +330,23 @@ class SetnxLockAutoConfigurationTests {
 				assertThat(settings.replicationGuardReplicas()).isEqualTo(2);
 				assertThat(settings.replicationGuardTimeout()).isEqualTo(Duration.ofMillis(250));
 			});
+	}
+
+	@Test
+	void localHandOffIsOnByDefaultAndTakesItsProperties() {
+		runner.run((context) -> assertThat(context.getBean(SetnxLockRegistry.class).getSettings().localHandoff())
+			.isEqualTo(LocalHandoffSettings.DEFAULTS));
+		runner
+			.withPropertyValues("setnx.lock.local-handoff.enabled=false", "setnx.lock.local-handoff.max-handoffs=2",
+					"setnx.lock.local-handoff.max-time=20ms")
+			.run((context) -> assertThat(context.getBean(SetnxLockRegistry.class).getSettings().localHandoff())
+				.isEqualTo(new LocalHandoffSettings(false, 2, Duration.ofMillis(20))));
+	}
+
+	@Test
+	void aBadLocalHandOffBoundFailsStartUpNamingTheProperty() {
+		assertStartUpFails("setnx.lock.local-handoff.max-handoffs=0", "setnx.lock.local-handoff.max-handoffs");
+		assertStartUpFails("setnx.lock.local-handoff.max-time=0ms", "setnx.lock.local-handoff.max-time");
 	}
 
 	@Test

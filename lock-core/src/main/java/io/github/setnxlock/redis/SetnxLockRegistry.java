@@ -165,7 +165,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 				new EngineSettings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
 						settings.releaseChannel(),
 						settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
-						protocolName(settings)),
+						protocolName(settings), settings.localHandoff().enabled(),
+						settings.localHandoff().maxHandoffs(), settings.localHandoff().maxTime()),
 				listeners);
 		this.operations = new LockOperations(this.gateway, settings.keyPrefix(), protocolName(settings),
 				settings.releaseChannel(), FENCE_RETENTION, this.engine);

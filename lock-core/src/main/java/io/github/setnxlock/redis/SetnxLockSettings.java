@@ -176,6 +176,15 @@ public final class SetnxLockSettings {
 		return this.values.replicationGuardTimeout;
 	}
 
+	/**
+	 * Return how releases pass the lock to a thread of this registry that waits for it:
+	 * {@link LocalHandoffSettings#DEFAULTS} by default.
+	 * @return the local hand-off settings
+	 */
+	public LocalHandoffSettings localHandoff() {
+		return this.values.localHandoff;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.values.keyPrefix + "', protocol=" + this.values.protocol
@@ -183,7 +192,8 @@ public final class SetnxLockSettings {
 				+ ", timestampClock=" + this.values.timestampClock + ", renewal=" + this.values.renewal + ", maxHold="
 				+ this.values.maxHold + ", releaseChannel='" + this.values.releaseChannel + "', keyspaceNotifications="
 				+ this.values.keyspaceNotifications + ", replicationGuard=" + this.values.replicationGuardReplicas
-				+ " replicas within " + this.values.replicationGuardTimeout + "]";
+				+ " replicas within " + this.values.replicationGuardTimeout + ", localHandoff="
+				+ this.values.localHandoff + "]";
 	}
 
 	/**
@@ -215,6 +225,8 @@ public final class SetnxLockSettings {
 
 		private Duration replicationGuardTimeout = Duration.ofSeconds(1);
 
+		private LocalHandoffSettings localHandoff = LocalHandoffSettings.DEFAULTS;
+
 		private Builder() {
 		}
 
@@ -231,6 +243,18 @@ public final class SetnxLockSettings {
 			this.keyspaceNotifications = other.keyspaceNotifications;
 			this.replicationGuardReplicas = other.replicationGuardReplicas;
 			this.replicationGuardTimeout = other.replicationGuardTimeout;
+			this.localHandoff = other.localHandoff;
+		}
+
+		/**
+		 * Set how releases pass the lock to a thread of this registry that waits for it.
+		 * @param localHandoff the settings; {@link LocalHandoffSettings#OFF} sends every
+		 * release through Redis
+		 * @return this builder
+		 */
+		public Builder localHandoff(LocalHandoffSettings localHandoff) {
+			this.localHandoff = Objects.requireNonNull(localHandoff, "localHandoff must not be null");
+			return this;
 		}
 
 		/**

@@ -26,11 +26,11 @@ import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
+import io.github.setnxlock.test.RedisServerExtension;
 import io.github.setnxlock.test.TcpProxy;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -46,7 +46,8 @@ import static org.awaitility.Awaitility.await;
  */
 class LazyFencingTests {
 
-	private static RedisServer server;
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
 
 	private final List<LockLostEvent> lost = new CopyOnWriteArrayList<>();
 
@@ -59,53 +60,42 @@ class LazyFencingTests {
 
 	};
 
-	@BeforeAll
-	static void startServer() {
-		server = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopServer() {
-		server.close();
-	}
-
 	@BeforeEach
-	void emptyServer() {
-		server.execute("FLUSHALL");
-		server.execute("CONFIG", "RESETSTAT");
+	void resetCommandStats() {
+		server().execute("CONFIG", "RESETSTAT");
 	}
 
 	@Test
 	void holdsThatNeverAskDrawNothing() throws Exception {
-		try (TestClient client = new TestClient(server, SetnxLockSettings.defaults())) {
+		try (TestClient client = new TestClient(server(), SetnxLockSettings.defaults())) {
 			for (int i = 0; i < 50; i++) {
 				LeasedLock lock = client.registry.obtain("unfenced-" + (i % 5));
 				lock.lock();
 				lock.unlock();
 			}
-			assertThat(server.execute("DBSIZE")).isEqualTo(0L);
+			assertThat(server().execute("DBSIZE")).isEqualTo(0L);
 			// The draw is the only user of the server clock.
-			assertThat(server.commandStat("time", "calls")).isZero();
+			assertThat(server().commandStat("time", "calls")).isZero();
 			// Fifty acquisitions, each one SET and nothing else.
-			assertThat(server.commandStat("set", "calls")).isEqualTo(50);
+			assertThat(server().commandStat("set", "calls")).isEqualTo(50);
 		}
 	}
 
 	@Test
 	void theFirstRequestDrawsAndLaterOnesReturnTheSameToken() throws Exception {
-		try (TestClient client = new TestClient(server, SetnxLockSettings.defaults())) {
+		try (TestClient client = new TestClient(server(), SetnxLockSettings.defaults())) {
 			LeasedLock lock = client.registry.obtain("fenced");
 			lock.lock();
-			assertThat(server.execute("EXISTS", "{lock:fenced}:fence")).isEqualTo(0L);
+			assertThat(server().execute("EXISTS", "{lock:fenced}:fence")).isEqualTo(0L);
 			long token = lock.fencingToken();
 			assertThat(token).isPositive();
-			assertThat(server.execute("GET", "{lock:fenced}:fence")).isEqualTo(Long.toString(token));
+			assertThat(server().execute("GET", "{lock:fenced}:fence")).isEqualTo(Long.toString(token));
 			// A reentrant entry is the same hold, with the same token.
 			lock.lock();
 			assertThat(lock.fencingToken()).isEqualTo(token);
 			lock.unlock();
 			assertThat(lock.fencingToken()).isEqualTo(token);
-			assertThat(server.commandStat("time", "calls")).isEqualTo(1);
+			assertThat(server().commandStat("time", "calls")).isEqualTo(1);
 			assertThat(client.registry.operations().heldLocks()).singleElement()
 				.satisfies((held) -> assertThat(held.fencingToken()).isEqualTo(token));
 			lock.unlock();
@@ -114,8 +104,8 @@ class LazyFencingTests {
 
 	@Test
 	void tokensFollowTheHoldsThatAskedWhateverHoldsInBetweenDid() throws Exception {
-		try (TestClient first = new TestClient(server, SetnxLockSettings.defaults());
-				TestClient second = new TestClient(server, SetnxLockSettings.defaults())) {
+		try (TestClient first = new TestClient(server(), SetnxLockSettings.defaults());
+				TestClient second = new TestClient(server(), SetnxLockSettings.defaults())) {
 			long previous = 0;
 			for (int i = 0; i < 20; i++) {
 				LeasedLock lock = ((i % 2 == 0) ? first : second).registry.obtain("ordered");
@@ -130,7 +120,7 @@ class LazyFencingTests {
 			}
 			// The counter counts on after a Redis that lost it (a restart without
 			// persistence): the server clock keeps the next token above the last.
-			server.execute("DEL", "{lock:ordered}:fence");
+			server().execute("DEL", "{lock:ordered}:fence");
 			LeasedLock lock = first.registry.obtain("ordered");
 			lock.lock();
 			assertThat(lock.fencingToken()).isGreaterThan(previous);
@@ -140,17 +130,17 @@ class LazyFencingTests {
 
 	@Test
 	void aDrawThatFindsTheKeyTakenEndsTheHoldAndDrawsNothing() throws Exception {
-		try (TestClient client = new TestClient(server, SetnxLockSettings.defaults(), Duration.ofSeconds(2),
+		try (TestClient client = new TestClient(server(), SetnxLockSettings.defaults(), Duration.ofSeconds(2),
 				List.of(this.listener))) {
 			LeasedLock lock = client.registry.obtain("taken");
 			lock.lock();
 			// Another client's write, within the holder's lease (an operator, a client
 			// that ignores the lock): the key is no longer the holder's.
-			server.execute("SET", "lock:taken", "someone-else");
+			server().execute("SET", "lock:taken", "someone-else");
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::fencingToken)
 				.withMessageContaining("Lock 'taken' was lost when its fencing token was drawn")
 				.withMessageContaining("the draw of its fencing token found it taken over or deleted");
-			assertThat(server.execute("EXISTS", "{lock:taken}:fence")).isEqualTo(0L);
+			assertThat(server().execute("EXISTS", "{lock:taken}:fence")).isEqualTo(0L);
 			assertThat(lock.isHeldByCurrentThread()).isFalse();
 			await().atMost(Duration.ofSeconds(5)).until(() -> !this.lost.isEmpty());
 			assertThat(this.lost).singleElement().satisfies((event) -> {
@@ -159,14 +149,14 @@ class LazyFencingTests {
 			});
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
 			// The other client's key is left as it is.
-			assertThat(server.execute("GET", "lock:taken")).isEqualTo("someone-else");
+			assertThat(server().execute("GET", "lock:taken")).isEqualTo("someone-else");
 			assertThat(client.registry.localKeyCount()).isZero();
 		}
 	}
 
 	@Test
 	void aDrawThatCannotReachRedisKeepsTheHoldAndTheNextRequestDraws() throws Exception {
-		try (TcpProxy proxy = TcpProxy.start(server);
+		try (TcpProxy proxy = TcpProxy.start(server());
 				TestClient client = new TestClient(RedisConnections.create(proxy, Duration.ofMillis(300)),
 						SetnxLockSettings.defaults(), List.of(this.listener))) {
 			LeasedLock lock = client.registry.obtain("unreachable");
@@ -183,8 +173,12 @@ class LazyFencingTests {
 			assertThat(lock.fencingToken()).isEqualTo(token);
 			lock.unlock();
 			assertThat(this.lost).isEmpty();
-			assertThat(server.execute("EXISTS", "lock:unreachable")).isEqualTo(0L);
+			assertThat(server().execute("EXISTS", "lock:unreachable")).isEqualTo(0L);
 		}
+	}
+
+	private static RedisServer server() {
+		return redis.server();
 	}
 
 }

@@ -70,6 +70,16 @@ final class AcquireLoop {
 	 */
 	static final long HANDOFF_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
+	/**
+	 * How long a new slot owner lets a waiter of another registry go first, after a
+	 * release that ended a run of local hand-offs because that waiter was known: longer
+	 * than that waiter's attempt takes to reach Redis once it has the release message.
+	 */
+	static final long YIELD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+
+	/** How often a yielding owner asks whether the waiter elsewhere has taken the key. */
+	static final long YIELD_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
+
 	private final LockCommands commands;
 
 	private final ReleaseSubscription messages;
@@ -78,17 +88,24 @@ final class AcquireLoop {
 
 	private final boolean reChecksQuickly;
 
+	/** Whether releases hand over locally, so that runs of hand-offs are tracked. */
+	private final boolean handsOffLocally;
+
 	/**
 	 * Create the loop.
 	 * @param commands the protocol
 	 * @param messages the release subscription
 	 * @param abandoned undoes attempts whose answer never came
+	 * @param handsOffLocally whether releases hand over locally (see
+	 * {@link LocalHandoff})
 	 */
-	AcquireLoop(LockCommands commands, ReleaseSubscription messages, AbandonedAcquisitions abandoned) {
+	AcquireLoop(LockCommands commands, ReleaseSubscription messages, AbandonedAcquisitions abandoned,
+			boolean handsOffLocally) {
 		this.commands = commands;
 		this.messages = messages;
 		this.abandoned = abandoned;
 		this.reChecksQuickly = commands.reChecksQuickly();
+		this.handsOffLocally = handsOffLocally;
 	}
 
 	/**
@@ -116,6 +133,9 @@ final class AcquireLoop {
 			long handoff = state.takeHandoff();
 			if (handoff != KeyState.NO_HANDOFF && this.messages.isListening()) {
 				interrupted |= state.releases.await(handoff, HANDOFF_WAIT_NANOS, interruptible);
+				if (state.slot.takeYield()) {
+					interrupted |= yieldTurn(key, state, deadline, interruptible);
+				}
 			}
 			while (true) {
 				if (deadline != Waits.NO_DEADLINE && deadline - System.nanoTime() <= 0) {
@@ -157,6 +177,11 @@ final class AcquireLoop {
 					}
 				}
 				if (attempt.acquired()) {
+					if (this.handsOffLocally) {
+						// Waited behind a holder elsewhere: it has more waiters, most
+						// likely.
+						state.slot.run.takenInRedis(System.nanoTime(), answered);
+					}
 					return attempt;
 				}
 				if (waitNanos == 0) {
@@ -195,6 +220,53 @@ final class AcquireLoop {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Let a waiter of another registry take the key first: once it has, mark its hold and
+	 * wait for its release; while the key is still free, ask again every
+	 * {@link #YIELD_RETRY_NANOS}, for {@link #YIELD_NANOS} at most. Either way the loop
+	 * then asks as usual; a failure here is the loop's to find.
+	 * @return whether the caller was interrupted and the interrupt kept
+	 */
+	private boolean yieldTurn(LockKey key, KeyState state, long deadline, boolean interruptible)
+			throws InterruptedException {
+		long end = System.nanoTime() + YIELD_NANOS;
+		if (deadline != Waits.NO_DEADLINE) {
+			end = Math.min(end, deadline);
+		}
+		boolean interrupted = false;
+		while (end - System.nanoTime() > 0) {
+			long generation = state.releases.generation();
+			Attempt marked;
+			try {
+				marked = Waits.await(this.commands.markHolder(key), end);
+			}
+			catch (TimeoutException | RuntimeException ex) {
+				return interrupted;
+			}
+			catch (InterruptedException ex) {
+				if (interruptible) {
+					throw ex;
+				}
+				return true;
+			}
+			if (marked.holderAnnounces() && marked.holderTtlMillis() >= 0) {
+				long pause = TimeUnit.MILLISECONDS.toNanos(marked.holderTtlMillis() + 1);
+				if (deadline != Waits.NO_DEADLINE) {
+					pause = Math.min(pause, deadline - System.nanoTime());
+				}
+				return interrupted | (pause > 0 && state.releases.await(generation, pause, interruptible));
+			}
+			if (marked != Attempt.LEFT_FREE) {
+				// Held by a holder that will not announce: the loop's back-off handles
+				// it.
+				return interrupted;
+			}
+			interrupted |= state.releases.await(generation, Math.min(YIELD_RETRY_NANOS, end - System.nanoTime()),
+					interruptible);
+		}
+		return interrupted;
 	}
 
 	/**

@@ -27,9 +27,16 @@ import java.time.Duration;
  * @param keyspacePattern the keyspace notification pattern of the lock keys, or
  * {@code null} not to listen to them
  * @param protocol the protocol's name, for observations
+ * @param localHandoff whether a release passes the key to a waiter of this engine without
+ * a round trip (see {@link LocalHandoff})
+ * @param maxLocalHandoffs how many local hand-offs at most once another registry's waiter
+ * is known
+ * @param maxLocalHandoffTime how long local hand-offs go on at most once another
+ * registry's waiter is known
  * @author setnx-lock authors
  */
 public record EngineSettings(Duration leaseTime, boolean renewal, Duration maxHold, String releaseChannel,
-		String keyspacePattern, String protocol) {
+		String keyspacePattern, String protocol, boolean localHandoff, int maxLocalHandoffs,
+		Duration maxLocalHandoffTime) {
 
 }

@@ -31,10 +31,21 @@ public final class EngineStats {
 
 	private final ReleaseSubscription messages;
 
-	EngineStats(KeyStates states, LeaseRenewer renewer, ReleaseSubscription messages) {
+	private final LocalHandoff handoff;
+
+	EngineStats(KeyStates states, LeaseRenewer renewer, ReleaseSubscription messages, LocalHandoff handoff) {
 		this.states = states;
 		this.renewer = renewer;
 		this.messages = messages;
+		this.handoff = handoff;
+	}
+
+	/**
+	 * Return how many holds were handed over locally, without a round trip to Redis.
+	 * @return the number of local hand-offs
+	 */
+	public long localHandoffs() {
+		return this.handoff.count();
 	}
 
 	/**

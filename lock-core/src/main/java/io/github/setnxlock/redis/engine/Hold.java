@@ -89,14 +89,14 @@ public final class Hold {
 	/** The observation of this hold, stopped when it ends. */
 	volatile Observation observation = Observation.NOOP;
 
-	Hold(Object owner, LockKey key, String name, KeyState state, Lease lease, boolean renewed) {
+	Hold(Object owner, LockKey key, String name, KeyState state, Lease lease, boolean renewed, long acquiredNanos) {
 		this.owner = owner;
 		this.key = key;
 		this.name = name;
 		this.state = state;
 		this.lease = lease;
 		this.renewed = renewed;
-		this.acquiredNanos = lease.sentNanos();
+		this.acquiredNanos = acquiredNanos;
 	}
 
 	/**
@@ -135,7 +135,8 @@ public final class Hold {
 	}
 
 	/**
-	 * Return when the hold was acquired: when its acquisition was sent.
+	 * Return when the hold was acquired: when its acquisition was sent, or when it was
+	 * handed over locally.
 	 * @return a {@link System#nanoTime()}
 	 */
 	public long acquiredNanos() {

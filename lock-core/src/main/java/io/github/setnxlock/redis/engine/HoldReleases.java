@@ -28,10 +28,11 @@ import io.github.setnxlock.redis.protocol.ReleaseResult;
 
 /**
  * How holds end: released by their owner, or dropped when their owner died holding them.
- * A release goes to Redis first and frees the key's slot in this JVM afterwards, so a
- * local waiter never finds the key still there; it ends by the holder's deadline and a
- * small margin whatever the command timeout, and the hold ends even when Redis gives no
- * answer (its key then ends with its lease).
+ * A release passes the key to a waiter of this JVM where {@link LocalHandoff} allows it,
+ * without a round trip. Otherwise it goes to Redis first and frees the key's slot in this
+ * JVM afterwards, so a local waiter never finds the key still there; it ends by the
+ * holder's deadline and a small margin whatever the command timeout, and the hold ends
+ * even when Redis gives no answer (its key then ends with its lease).
  *
  * @author setnx-lock authors
  */
@@ -48,14 +49,18 @@ final class HoldReleases {
 
 	private final LockEvents renewalEvents;
 
+	private final LocalHandoff handoff;
+
 	/** Set once, right after construction: the renewer and this refer to each other. */
 	LeaseRenewer renewer;
 
-	HoldReleases(LockCommands commands, KeyStates states, LockEvents events, LockEvents renewalEvents) {
+	HoldReleases(LockCommands commands, KeyStates states, LockEvents events, LockEvents renewalEvents,
+			LocalHandoff handoff) {
 		this.commands = commands;
 		this.states = states;
 		this.events = events;
 		this.renewalEvents = renewalEvents;
+		this.handoff = handoff;
 	}
 
 	/**
@@ -89,6 +94,10 @@ final class HoldReleases {
 		// A renewal that was out at Redis may have moved the deadline on.
 		until = Math.max(until, hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
 		KeyState state = hold.state;
+		if (!lostBefore && keep == null && state.slot.handOff(hold, this.handoff)) {
+			handedOff(hold);
+			return;
+		}
 		long generationBeforeRelease = state.releases.generation();
 		ReleaseResult result = null;
 		try {
@@ -97,6 +106,7 @@ final class HoldReleases {
 					? this.commands.releaseKeeping(hold.key, hold.lease(), keep)
 					: this.commands.release(hold.key, hold.lease());
 			result = Waits.awaitUninterrupted(answer, until);
+			state.slot.run.releasedInRedis(result == ReleaseResult.RELEASED_AND_ANNOUNCED);
 		}
 		catch (TimeoutException ex) {
 			throw new LockAccessException(hold.key(), "Redis did not answer the release of lock '" + hold.key()
@@ -128,6 +138,18 @@ final class HoldReleases {
 			throw new LockLostException(hold.key(), "Lock '" + hold.key() + "' was lost before unlock(): its lease of "
 					+ Duration.ofMillis(hold.lease().validityMillis()) + " ended");
 		}
+	}
+
+	/**
+	 * End a hold whose key went to a waiter of this engine: its lease goes on as the next
+	 * hold's, so nothing is sent to Redis.
+	 */
+	private void handedOff(Hold hold) {
+		hold.state.released(hold.owner(), KeyState.NO_HANDOFF);
+		this.states.release(hold.key.redisKey(), hold.state);
+		this.handoff.handedOff(hold);
+		HoldObservations.stop(hold, false);
+		this.events.ended(hold, false);
 	}
 
 	/**

@@ -34,6 +34,7 @@ import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.ReleaseSubscription;
 import io.github.setnxlock.redis.protocol.Attempt;
+import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
@@ -80,6 +81,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final FencingDraws fencing;
 
+	private final LocalHandoff handoff;
+
 	private volatile boolean closed;
 
 	/**
@@ -97,12 +100,14 @@ public final class LockEngine implements AutoCloseable {
 		this.events = new LockEvents(listeners);
 		// What the renewal finds out reaches the listeners off its thread.
 		this.renewalEvents = this.events.queued();
-		this.releases = new HoldReleases(commands, this.states, this.events, this.renewalEvents);
+		this.handoff = new LocalHandoff(settings.localHandoff(), settings.maxLocalHandoffs(),
+				settings.maxLocalHandoffTime(), commands);
+		this.releases = new HoldReleases(commands, this.states, this.events, this.renewalEvents, this.handoff);
 		this.renewer = new LeaseRenewer(commands, settings.leaseTime(), settings.maxHold(), this.renewalEvents,
 				this.releases::abandoned);
 		this.releases.renewer = this.renewer;
 		this.acquireLoop = new AcquireLoop(commands, this.messages,
-				new AbandonedAcquisitions(commands, this.renewer.scheduler));
+				new AbandonedAcquisitions(commands, this.renewer.scheduler), this.handoff.enabled());
 		this.observations = new HoldObservations(settings.protocol());
 		this.fencing = new FencingDraws(commands, this.renewer);
 	}
@@ -144,19 +149,30 @@ public final class LockEngine implements AutoCloseable {
 			Attempt attempt = null;
 			Observation wait = this.observations.startWait(key, name);
 			try {
-				if (!state.claimSlot(owner, startNanos, waitNanos, interruptible)) {
+				boolean renewed = explicitLease == null && this.settings.renewal();
+				if (!state.claimSlot(owner, startNanos, waitNanos, interruptible, renewed)) {
 					result = Result.TIMEOUT;
 					return null;
 				}
-				boolean renewed = explicitLease == null && this.settings.renewal();
 				Duration lease = (explicitLease != null) ? explicitLease : this.settings.leaseTime();
+				long acquiredNanos = 0;
 				try {
-					attempt = this.acquireLoop.acquire(key, state, this.ownerTokens.next(), lease, startNanos,
-							waitNanos, interruptible);
+					Lease handed = state.takeHandedLease();
+					if (handed != null) {
+						attempt = Attempt.acquired(handed);
+						acquiredNanos = System.nanoTime();
+					}
+					else {
+						attempt = this.acquireLoop.acquire(key, state, this.ownerTokens.next(), lease, startNanos,
+								waitNanos, interruptible);
+						if (attempt != null) {
+							acquiredNanos = attempt.lease().sentNanos();
+						}
+					}
 				}
 				finally {
 					if (attempt != null) {
-						acquired = new Hold(owner, key, name, state, attempt.lease(), renewed);
+						acquired = new Hold(owner, key, name, state, attempt.lease(), renewed, acquiredNanos);
 						acquired.observation = this.observations.startHold(key, name);
 					}
 					state.acquired(owner, acquired);
@@ -297,7 +313,7 @@ public final class LockEngine implements AutoCloseable {
 	 * @return the stats
 	 */
 	public EngineStats stats() {
-		return new EngineStats(this.states, this.renewer, this.messages);
+		return new EngineStats(this.states, this.renewer, this.messages, this.handoff);
 	}
 
 	private void checkOpen(String key) {

@@ -57,6 +57,11 @@ final class ChosenScriptCalls implements ScriptCalls {
 		return calls().setIfAbsent(key, value, leaseMillis);
 	}
 
+	@Override
+	public CompletableFuture<String> get(LockKey key) {
+		return calls().get(key);
+	}
+
 	private ScriptCalls calls() {
 		ScriptCalls calls = this.chosen;
 		if (calls == null) {

@@ -20,8 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
@@ -112,21 +114,36 @@ final class LettuceScriptCalls implements ScriptCalls {
 		byte[] redisKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
 		byte[] token = value.getBytes(StandardCharsets.UTF_8);
 		SetArgs nxPx = SetArgs.Builder.nx().px(leaseMillis);
-		return withCommands(key, "acquire", (commands, answer) -> {
+		return command(key, "acquire", (commands) -> commands.set(redisKey, token, nxPx)).thenApply("OK"::equals);
+	}
+
+	@Override
+	public CompletableFuture<String> get(LockKey key) {
+		byte[] redisKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
+		return command(key, "read", (commands) -> commands.get(redisKey)).thenApply((value) -> (String) value);
+	}
+
+	/**
+	 * Send one plain command on the shared connection; its answer is normalized as a
+	 * script's is.
+	 */
+	private CompletableFuture<Object> command(LockKey key, String action,
+			Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<?>> command) {
+		return withCommands(key, action, (commands, answer) -> {
 			try {
-				commands.set(redisKey, token, nxPx).whenComplete((reply, failure) -> {
+				command.apply(commands).whenComplete((reply, failure) -> {
 					if (failure == null) {
-						answer.complete("OK".equals(reply));
+						answer.complete(normalize(reply));
 					}
 					else {
-						answer.completeExceptionally(failure(key, "acquire", failure));
+						answer.completeExceptionally(failure(key, action, failure));
 					}
 				});
 			}
 			catch (RuntimeException ex) {
-				answer.completeExceptionally(failure(key, "acquire", ex));
+				answer.completeExceptionally(failure(key, action, ex));
 			}
-		}).thenApply(Boolean.TRUE::equals);
+		});
 	}
 
 	/**

@@ -165,6 +165,15 @@ public final class RedisGateway implements AutoCloseable {
 	}
 
 	/**
+	 * Read the value of a lock key ({@code GET}).
+	 * @param key the lock
+	 * @return its value, or {@code null} without a key, to come
+	 */
+	public CompletableFuture<String> value(LockKey key) {
+		return sent(key, "read", () -> this.calls.get(key));
+	}
+
+	/**
 	 * Read a lock key: its type and time to live, and its value if asked and a string.
 	 * @param key the lock
 	 * @param withValue whether to read the value

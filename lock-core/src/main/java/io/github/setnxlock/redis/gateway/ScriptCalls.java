@@ -84,6 +84,13 @@ interface ScriptCalls {
 	CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis);
 
 	/**
+	 * Send {@code GET key}.
+	 * @param key the lock
+	 * @return the key's value, or {@code null} without a key, to come
+	 */
+	CompletableFuture<String> get(LockKey key);
+
+	/**
 	 * Return the calls for a template, chosen on the first call (so that creating a
 	 * registry needs nothing from the template yet): Lettuce's asynchronous API where the
 	 * template's factory allows it, the runner's threads otherwise.
@@ -127,6 +134,11 @@ interface ScriptCalls {
 					List<String> args) {
 				return runner
 					.submit(() -> RedisCall.run(key, action, () -> redis.execute(script, keys, args.toArray())));
+			}
+
+			@Override
+			public CompletableFuture<String> get(LockKey key) {
+				return runner.submit(() -> RedisCall.run(key, "read", () -> redis.opsForValue().get(key.redisKey())));
 			}
 
 			@Override

@@ -29,6 +29,16 @@ public sealed interface TokenAcquireReply {
 	/** The key was free and is ours now. */
 	TokenAcquireReply ACQUIRED = new Acquired();
 
+	/** The key was free and was left so: a call that only marks the holder. */
+	TokenAcquireReply LEFT_FREE = new LeftFree();
+
+	/**
+	 * The key was free and was left so: {@link #LEFT_FREE}.
+	 */
+	record LeftFree() implements TokenAcquireReply {
+
+	}
+
 	/**
 	 * The key was free and is ours now: {@link #ACQUIRED}.
 	 */
@@ -51,6 +61,7 @@ public sealed interface TokenAcquireReply {
 		java.util.List<?> reply = Replies.list(key, answer);
 		return switch ((int) Replies.longAt(key, reply, 0)) {
 			case 1 -> ACQUIRED;
+			case 2 -> LEFT_FREE;
 			case 0 -> new Held(Replies.longAt(key, reply, 1), Replies.longAt(key, reply, 2) == 1);
 			case -1 -> throw Replies.wrongType(key, Replies.stringAt(key, reply, 1));
 			default -> throw Replies.unexpected(key, answer);

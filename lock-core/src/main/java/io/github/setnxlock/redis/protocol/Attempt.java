@@ -31,6 +31,11 @@ package io.github.setnxlock.redis.protocol;
  */
 public record Attempt(Lease lease, long holderTtlMillis, boolean holderAnnounces, String previousValue) {
 
+	/**
+	 * An attempt that only marked the holder found the key free, and left it so.
+	 */
+	public static final Attempt LEFT_FREE = new Attempt(null, -2, false, null);
+
 	public static Attempt acquired(Lease lease) {
 		return new Attempt(lease, 0, false, null);
 	}

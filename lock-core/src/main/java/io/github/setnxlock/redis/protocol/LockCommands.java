@@ -58,6 +58,16 @@ public interface LockCommands {
 	CompletableFuture<OptionalLong> fencingToken(LockKey key, Lease lease);
 
 	/**
+	 * Mark the holder of the lock for a waiter, as a waiting {@link #acquire} does, but
+	 * leave a free key to others: a registry letting a waiter elsewhere go first (see
+	 * {@link #marksWaiters()}).
+	 * @param key the lock's keys
+	 * @return the held attempt, or {@link Attempt#LEFT_FREE}, to come; always the latter
+	 * where waiters leave no mark
+	 */
+	CompletableFuture<Attempt> markHolder(LockKey key);
+
+	/**
 	 * Delete the lock key if it still belongs to the given lease.
 	 * @param key the lock's keys
 	 * @param lease the lease to give back
@@ -103,6 +113,22 @@ public interface LockCommands {
 	 * @return {@code true} if held, to come
 	 */
 	CompletableFuture<Boolean> isLocked(LockKey key);
+
+	/**
+	 * Whether a waiter marks the key it waits for, so that its holder can learn that
+	 * another registry waits ({@link #waiterMarked}): under the token protocol. Clients
+	 * of the documented timestamp pattern leave no mark.
+	 * @return {@code true} under the token protocol
+	 */
+	boolean marksWaiters();
+
+	/**
+	 * Read whether a waiter has marked the key while it belongs to the given lease.
+	 * @param key the lock's keys
+	 * @param lease the lease that holds the key
+	 * @return whether the key holds the lease's token with a waiter's mark, to come
+	 */
+	CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease);
 
 	/**
 	 * Whether a waiter behind a holder that will not announce its release re-checks on

@@ -151,6 +151,21 @@ public final class ReplicationGuard implements LockCommands {
 	}
 
 	@Override
+	public CompletableFuture<Attempt> markHolder(LockKey key) {
+		return this.protocol.markHolder(key);
+	}
+
+	@Override
+	public boolean marksWaiters() {
+		return this.protocol.marksWaiters();
+	}
+
+	@Override
+	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
+		return this.protocol.waiterMarked(key, lease);
+	}
+
+	@Override
 	public boolean reChecksQuickly() {
 		return this.protocol.reChecksQuickly();
 	}

@@ -196,6 +196,21 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	}
 
 	@Override
+	public CompletableFuture<Attempt> markHolder(LockKey key) {
+		return CompletableFuture.completedFuture(Attempt.LEFT_FREE);
+	}
+
+	@Override
+	public boolean marksWaiters() {
+		return false;
+	}
+
+	@Override
+	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
+		return CompletableFuture.completedFuture(false);
+	}
+
+	@Override
 	public boolean reChecksQuickly() {
 		return true;
 	}

@@ -86,6 +86,14 @@ public final class TokenLockCommands extends ScriptProtocol {
 	}
 
 	@Override
+	public CompletableFuture<Attempt> markHolder(LockKey key) {
+		// No owner token: nothing is written but the mark.
+		return this.gateway.run(LockScripts.TOKEN_ACQUIRE, key, List.of(key.redisKey()), List.of("", "1", "2"))
+			.thenApply((reply) -> (reply instanceof TokenAcquireReply.Held held)
+					? Attempt.held(held.holderTtlMillis(), held.marked()) : Attempt.LEFT_FREE);
+	}
+
+	@Override
 	ScriptCall<TokenFenceReply, OptionalLong> fenceCall(LockKey key, Lease lease) {
 		return new ScriptCall<>(key, LockScripts.TOKEN_FENCE, List.of(key.redisKey(), key.fenceKey()),
 				List.of(lease.value(), Long.toString(lease.validityMillis() + this.fenceRetentionMillis)),
@@ -152,6 +160,17 @@ public final class TokenLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
 		return this.gateway.exists(key);
+	}
+
+	@Override
+	public boolean marksWaiters() {
+		return true;
+	}
+
+	@Override
+	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
+		String marked = lease.value() + "!";
+		return this.gateway.value(key).thenApply(marked::equals);
 	}
 
 	@Override

@@ -13,19 +13,23 @@
 -- No fencing token is drawn here: token-fence.lua draws it when the holder asks.
 -- KEYS[1] lock key
 -- ARGV[1] owner token, ARGV[2] lease in ms, ARGV[3] '1' when the caller waits for the
--- release if the lock is held, else '0'
+-- release if the lock is held, '0' when it does not, '2' when it only marks the holder
+-- and leaves a free key to others (a registry letting a waiter elsewhere go first)
 -- Returns {1} when acquired; {0, holder's PTTL in ms (-1: no expiry), 1 when the holder's
--- token is marked (its release will be announced) else 0} when held; {-1, type} when the
--- key holds a type that is not a string.
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+-- token is marked (its release will be announced) else 0} when held; {2} when the key is
+-- free and was left so; {-1, type} when the key holds a type that is not a string.
+if ARGV[3] ~= '2' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
   return {1}
 end
 local held = get_any(KEYS[1])
+if not held then
+  return {2}
+end
 if type(held) == 'table' then
   return {-1, redis.call('TYPE', KEYS[1])['ok']}
 end
 local marked = 0
-if ARGV[3] == '1' and string.match(held, '^%x+:%x+$') then
+if ARGV[3] ~= '0' and string.match(held, '^%x+:%x+$') then
   redis.call('SET', KEYS[1], held .. '!', 'KEEPTTL')
   marked = 1
 elseif string.match(held, '^%x+:%x+!$') then

@@ -54,7 +54,7 @@ class KeySlotTests {
 	@Test
 	void waitersTakeTheSlotInTheOrderTheyCameAndOneWhoseWaitEndsLeavesTheLine() throws Exception {
 		KeyState state = new KeyStates().retain("lock:line");
-		assertThat(state.claimSlot(Thread.currentThread(), System.nanoTime(), 0, true)).isTrue();
+		assertThat(state.claimSlot(Thread.currentThread(), System.nanoTime(), 0, true, false)).isTrue();
 		List<Integer> order = new CopyOnWriteArrayList<>();
 		List<Future<Boolean>> waiters = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
@@ -63,7 +63,7 @@ class KeySlotTests {
 			long waitNanos = (number == 2) ? TimeUnit.MILLISECONDS.toNanos(200) : AcquireLoop.FOREVER;
 			waiters.add(this.threads.submit(() -> {
 				Thread self = Thread.currentThread();
-				if (!state.claimSlot(self, System.nanoTime(), waitNanos, true)) {
+				if (!state.claimSlot(self, System.nanoTime(), waitNanos, true, false)) {
 					return false;
 				}
 				order.add(number);
@@ -104,7 +104,7 @@ class KeySlotTests {
 					// Half wait without a limit, the others for 0 to 200 µs.
 					long waitNanos = random.nextBoolean() ? AcquireLoop.FOREVER
 							: TimeUnit.MICROSECONDS.toNanos(random.nextInt(200));
-					if (state.claimSlot(self, System.nanoTime(), waitNanos, true)) {
+					if (state.claimSlot(self, System.nanoTime(), waitNanos, true, false)) {
 						if (owners.incrementAndGet() != 1) {
 							overlaps.incrementAndGet();
 						}

@@ -1,0 +1,197 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+
+import io.github.setnxlock.redis.protocol.Lease;
+import io.github.setnxlock.redis.protocol.LockCommands;
+
+/**
+ * Local hand-off (lock cohorting): a release while another owner of this registry waits
+ * for the key passes the Redis key to that owner without a round trip. The key keeps the
+ * same owner token in Redis, and its lease and renewal go on, so the new owner's deadline
+ * is the one the released hold had; the new hold is a hold of its own, which draws its
+ * own fencing token when asked. Holds in Redis never overlap any more than before: the
+ * released hold ends before the next one starts.
+ * <p>
+ * Only holds the registry renews pass on, to waiters that ask for the registry's lease
+ * (an explicit lease would leave the key in Redis past it), and only with at least a
+ * third of the lease left. Other processes are not starved: a waiter of another registry
+ * marks the held key (token protocol). A hand-off reads the key for that mark, without
+ * waiting for the answer, whenever no read is out; until a read has come back without a
+ * mark, at most {@code maxHandoffs} hand-offs follow the last read sent, and once a mark
+ * is known (from a read, from an announced release of ours, or from an acquisition that
+ * waited behind a holder elsewhere), at most {@code maxHandoffs} more or {@code maxTime}
+ * pass before a release goes back through Redis. That release wakes the waiter, and the
+ * next owner here lets it go first (see {@link AcquireLoop#YIELD_NANOS}). The timestamp
+ * protocol hands nothing over locally: clients of the documented pattern leave no mark.
+ *
+ * @author setnx-lock authors
+ */
+final class LocalHandoff {
+
+	private final boolean enabled;
+
+	private final int maxHandoffs;
+
+	private final long maxTimeNanos;
+
+	private final LockCommands commands;
+
+	private final LongAdder handoffs = new LongAdder();
+
+	LocalHandoff(boolean enabled, int maxHandoffs, Duration maxTime, LockCommands commands) {
+		this.enabled = enabled && maxHandoffs > 0 && commands.marksWaiters();
+		this.maxHandoffs = maxHandoffs;
+		this.maxTimeNanos = maxTime.toNanos();
+		this.commands = commands;
+	}
+
+	/**
+	 * Whether releases hand over locally at all: on, and under the token protocol.
+	 */
+	boolean enabled() {
+		return this.enabled;
+	}
+
+	/**
+	 * Whether a hold being released may pass its key to a waiter that takes a hand-off;
+	 * if so, the hand-off is counted in the key's run. Called with the key's slot locked.
+	 */
+	boolean allows(Run run, Hold hold, long nowNanos) {
+		if (!this.enabled || !hold.renewed) {
+			return false;
+		}
+		Lease lease = hold.lease();
+		if (lease.deadlineNanos() - nowNanos < TimeUnit.MILLISECONDS.toNanos(lease.validityMillis()) / 3) {
+			return false;
+		}
+		return run.oneMore(this.maxHandoffs, this.maxTimeNanos, nowNanos);
+	}
+
+	/**
+	 * After a hand-off: count it, and read the key for a waiter's mark if no read was
+	 * sent for a while. The read is not waited for.
+	 */
+	void handedOff(Hold hold) {
+		this.handoffs.increment();
+		Run run = hold.state.slot.run;
+		if (run.startCheck()) {
+			this.commands.waiterMarked(hold.key, hold.lease())
+				.whenComplete((marked, failure) -> run.checked(Boolean.TRUE.equals(marked), System.nanoTime()));
+		}
+	}
+
+	/**
+	 * Return how many holds were handed over locally.
+	 */
+	long count() {
+		return this.handoffs.sum();
+	}
+
+	/**
+	 * What the local hand-offs of one key know since the key was last taken in Redis.
+	 */
+	static final class Run {
+
+		/** When another registry's waiter was first known to wait, or 0. */
+		private long remoteSeenNanos;
+
+		/** Hand-offs since then. */
+		private int sinceSeen;
+
+		/** Hand-offs since the last read for a mark was sent. */
+		private int sinceCheck;
+
+		private boolean checking;
+
+		/** Whether the last release through Redis of this registry was announced. */
+		private boolean lastReleaseAnnounced;
+
+		synchronized boolean oneMore(int maxHandoffs, long maxTimeNanos, long nowNanos) {
+			if (this.remoteSeenNanos != 0) {
+				if (this.sinceSeen >= maxHandoffs || nowNanos - this.remoteSeenNanos >= maxTimeNanos) {
+					return false;
+				}
+				this.sinceSeen++;
+				return true;
+			}
+			// Not known yet: no more hand-offs than the bound before a read of the key
+			// has said that nobody elsewhere waits.
+			if (this.sinceCheck >= maxHandoffs) {
+				return false;
+			}
+			this.sinceCheck++;
+			return true;
+		}
+
+		synchronized boolean startCheck() {
+			if (this.checking || this.remoteSeenNanos != 0) {
+				return false;
+			}
+			this.checking = true;
+			this.sinceCheck = 0;
+			return true;
+		}
+
+		synchronized void checked(boolean marked, long nowNanos) {
+			this.checking = false;
+			if (marked) {
+				seen(nowNanos);
+			}
+		}
+
+		/**
+		 * The key was released through Redis: an announced release found a waiter's mark.
+		 */
+		synchronized void releasedInRedis(boolean announced) {
+			this.lastReleaseAnnounced = announced;
+		}
+
+		/**
+		 * The key was taken in Redis: a new run, which knows of another registry's waiter
+		 * if the last release was announced, or the acquisition waited behind a holder
+		 * elsewhere.
+		 */
+		synchronized void takenInRedis(long nowNanos, boolean waited) {
+			this.remoteSeenNanos = 0;
+			this.sinceSeen = 0;
+			this.sinceCheck = 0;
+			if (this.lastReleaseAnnounced || waited) {
+				seen(nowNanos);
+			}
+		}
+
+		/**
+		 * Whether a waiter of another registry is known to wait.
+		 */
+		synchronized boolean remoteKnown() {
+			return this.remoteSeenNanos != 0;
+		}
+
+		private void seen(long nowNanos) {
+			if (this.remoteSeenNanos == 0) {
+				this.remoteSeenNanos = (nowNanos != 0) ? nowNanos : 1;
+				this.sinceSeen = 0;
+			}
+		}
+
+	}
+
+}
