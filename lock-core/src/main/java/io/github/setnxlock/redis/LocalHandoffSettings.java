@@ -22,16 +22,17 @@ import java.util.Objects;
  * How a registry passes a released lock to a thread of its own that waits for it, without
  * a round trip to Redis (local hand-off, or lock cohorting).
  * <p>
- * The Redis key keeps its owner token, lease and renewal; the next holder holds it from
- * the released holder's deadline on, and draws its own fencing token when asked. Only
- * holds with the registry's renewed lease pass on, to threads that ask for that lease. So
- * that other processes are not starved, a hand-off reads the key for the mark a waiter of
- * another process leaves on it (token protocol), without waiting for the answer, whenever
- * no read is out: until a read comes back without a mark, at most {@code maxHandoffs}
- * hand-offs follow the last read sent, and once a mark is known, at most
- * {@code maxHandoffs} more hand-offs or {@code maxTime} pass before a release goes back
- * through Redis, where that waiter is woken and goes first. The timestamp protocol never
- * hands over locally: clients of the documented pattern leave no mark.
+ * The Redis key keeps its owner token and lease; the next holder starts with the released
+ * holder's lease and deadline, which its own renewal extends as for any hold, and draws
+ * its own fencing token when asked. Only holds with the registry's renewed lease pass on,
+ * to threads that ask for that lease. So that other processes are not starved, a hand-off
+ * reads the key for the mark a waiter of another process leaves on it (token protocol),
+ * without waiting for the answer, whenever no read is out: until a read comes back
+ * without a mark, at most {@code maxHandoffs} hand-offs follow the last read sent, and
+ * once a mark is known, at most {@code maxHandoffs} more hand-offs or {@code maxTime}
+ * pass before a release goes back through Redis, where that waiter is woken and goes
+ * first. The timestamp protocol never hands over locally: clients of the documented
+ * pattern leave no mark.
  *
  * @param enabled whether releases hand over locally
  * @param maxHandoffs how many hand-offs at most before a read of the key says nobody

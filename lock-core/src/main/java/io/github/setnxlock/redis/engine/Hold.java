@@ -86,6 +86,9 @@ public final class Hold {
 	/** The draw of the fencing token, once asked for (see {@link FencingDraws}). */
 	private final AtomicReference<CompletableFuture<OptionalLong>> fenceDraw = new AtomicReference<>();
 
+	/** Set when the hold is found lost after its release began. */
+	private volatile boolean foundLostWhileReleasing;
+
 	/** The observation of this hold, stopped when it ends. */
 	volatile Observation observation = Observation.NOOP;
 
@@ -280,10 +283,23 @@ public final class Hold {
 	 */
 	boolean markLost(LockLostEvent.Reason reason) {
 		if (!this.end.compareAndSet(HELD, RELEASING + 1 + reason.ordinal())) {
+			if (this.end.get() == RELEASING) {
+				// Found lost by a renewal the release waited for: its key must not pass
+				// to another hold of this JVM.
+				this.foundLostWhileReleasing = true;
+			}
 			return false;
 		}
 		this.lossAction.run();
 		return true;
+	}
+
+	/**
+	 * Whether the hold was found lost (a renewal rejected, a force release) after its
+	 * release began.
+	 */
+	boolean foundLostWhileReleasing() {
+		return this.foundLostWhileReleasing;
 	}
 
 	/**

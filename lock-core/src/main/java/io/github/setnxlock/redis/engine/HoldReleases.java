@@ -94,7 +94,9 @@ final class HoldReleases {
 		// A renewal that was out at Redis may have moved the deadline on.
 		until = Math.max(until, hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
 		KeyState state = hold.state;
-		if (!lostBefore && keep == null && state.slot.handOff(hold, this.handoff)) {
+		// Not a key a renewal the release waited for found taken: that release goes to
+		// Redis, which tells the holder.
+		if (!lostBefore && keep == null && !hold.foundLostWhileReleasing() && state.slot.handOff(hold, this.handoff)) {
 			handedOff(hold);
 			return;
 		}

@@ -25,10 +25,11 @@ import io.github.setnxlock.redis.protocol.LockCommands;
 /**
  * Local hand-off (lock cohorting): a release while another owner of this registry waits
  * for the key passes the Redis key to that owner without a round trip. The key keeps the
- * same owner token in Redis, and its lease and renewal go on, so the new owner's deadline
- * is the one the released hold had; the new hold is a hold of its own, which draws its
- * own fencing token when asked. Holds in Redis never overlap any more than before: the
- * released hold ends before the next one starts.
+ * same owner token in Redis and its lease, so the new owner's deadline is the one the
+ * released hold had, and the renewal of the new hold takes over from the released one's
+ * (a new owner that wakes past that deadline asks Redis instead); the new hold is a hold
+ * of its own, which draws its own fencing token when asked. Holds in Redis never overlap
+ * any more than before: the released hold ends before the next one starts.
  * <p>
  * Only holds the registry renews pass on, to waiters that ask for the registry's lease
  * (an explicit lease would leave the key in Redis past it), and only with at least a
@@ -94,7 +95,9 @@ final class LocalHandoff {
 		Run run = hold.state.slot.run;
 		if (run.startCheck()) {
 			this.commands.waiterMarked(hold.key, hold.lease())
-				.whenComplete((marked, failure) -> run.checked(Boolean.TRUE.equals(marked), System.nanoTime()));
+				// A read that failed rules nobody out.
+				.whenComplete((marked, failure) -> run.checked(failure != null || Boolean.TRUE.equals(marked),
+						System.nanoTime()));
 		}
 	}
 

@@ -46,7 +46,8 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * threads of one JVM settle among themselves and only one of them at a time goes to
  * Redis; then the {@link AcquireLoop} asks the protocol until it wins or its wait ends. A
  * win becomes a {@link Hold}, which the {@link LeaseRenewer} looks after, and which its
- * owner gives back through {@link #release}: Redis first, then the slot, so a local
+ * owner gives back through {@link #release}: to the next owner in line with the key
+ * itself where {@link LocalHandoff} allows, else Redis first, then the slot, so a local
  * waiter never finds the key still there. Listeners hear of acquisitions and releases on
  * the caller's thread, and of what the renewal finds on the events thread.
  *
@@ -158,6 +159,11 @@ public final class LockEngine implements AutoCloseable {
 				long acquiredNanos = 0;
 				try {
 					Lease handed = state.takeHandedLease();
+					if (handed != null && handed.isExpired(System.nanoTime())) {
+						// Woken too late to use it (its renewal stopped with the released
+						// hold): the key ends with that lease, and Redis decides.
+						handed = null;
+					}
 					if (handed != null) {
 						attempt = Attempt.acquired(handed);
 						acquiredNanos = System.nanoTime();
