@@ -239,6 +239,17 @@ public final class HistoryWorker {
 				unlock(lock);
 				continue;
 			}
+			catch (LockAccessException ex) {
+				// The token is drawn at this first request (token protocol), and Redis
+				// went down in between: no section is entered without a token; the hold
+				// is given back and the run tries again soon.
+				if (this.errors.incrementAndGet() <= 3) {
+					System.out.println("ERROR " + ex);
+				}
+				unlock(lock);
+				pause(20);
+				continue;
+			}
 			long entered = FaultClient.micros();
 			boolean heldAtEntry = lock.isHeldByCurrentThread();
 			long value = witness.read(key, token);
