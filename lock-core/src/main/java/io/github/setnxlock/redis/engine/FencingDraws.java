@@ -57,7 +57,7 @@ final class FencingDraws {
 		if (hold.isLost(System.nanoTime())) {
 			throw hold.lostException("before its fencing token was drawn");
 		}
-		CompletableFuture<OptionalLong> draw = hold.fenceDraw(() -> this.commands.fencingToken(hold.key, hold.lease()));
+		CompletableFuture<OptionalLong> draw = drawOf(hold);
 		OptionalLong token;
 		try {
 			token = awaitWhileHeld(hold, draw);
@@ -66,7 +66,8 @@ final class FencingDraws {
 			throw hold.lostException("while its fencing token was drawn (Redis did not answer the draw in time)");
 		}
 		catch (LockAccessException ex) {
-			hold.drawFailed(draw);
+			// Forgotten, so that the next request draws again.
+			hold.fenceDraw.compareAndSet(draw, null);
 			throw ex;
 		}
 		if (token.isEmpty()) {
@@ -75,6 +76,34 @@ final class FencingDraws {
 			throw hold.lostException("when its fencing token was drawn");
 		}
 		return token.getAsLong();
+	}
+
+	/**
+	 * Return the hold's draw, starting it if nobody has: one draw per hold, whoever asks.
+	 */
+	private CompletableFuture<OptionalLong> drawOf(Hold hold) {
+		CompletableFuture<OptionalLong> current = hold.fenceDraw.get();
+		if (current != null) {
+			return current;
+		}
+		CompletableFuture<OptionalLong> started = new CompletableFuture<>();
+		if (!hold.fenceDraw.compareAndSet(null, started)) {
+			return hold.fenceDraw.get();
+		}
+		try {
+			this.commands.fencingToken(hold.key, hold.lease()).whenComplete((token, failure) -> {
+				if (failure != null) {
+					started.completeExceptionally(failure);
+				}
+				else {
+					started.complete(token);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			started.completeExceptionally(ex);
+		}
+		return started;
 	}
 
 	/**

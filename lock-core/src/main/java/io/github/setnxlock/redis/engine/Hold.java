@@ -19,7 +19,6 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
 
 import io.micrometer.observation.Observation;
 
@@ -84,7 +83,7 @@ public final class Hold {
 	final LossEvidence evidence = new LossEvidence();
 
 	/** The draw of the fencing token, once asked for (see {@link FencingDraws}). */
-	private final AtomicReference<CompletableFuture<OptionalLong>> fenceDraw = new AtomicReference<>();
+	final AtomicReference<CompletableFuture<OptionalLong>> fenceDraw = new AtomicReference<>();
 
 	/** Set when the hold is found lost after its release began. */
 	private volatile boolean foundLostWhileReleasing;
@@ -176,42 +175,6 @@ public final class Hold {
 			}
 		}
 		return this.lease.fencingToken();
-	}
-
-	/**
-	 * Return the draw of the fencing token, starting it if nobody has: one draw per hold,
-	 * whoever asks.
-	 */
-	CompletableFuture<OptionalLong> fenceDraw(Supplier<CompletableFuture<OptionalLong>> draw) {
-		CompletableFuture<OptionalLong> current = this.fenceDraw.get();
-		if (current != null) {
-			return current;
-		}
-		CompletableFuture<OptionalLong> started = new CompletableFuture<>();
-		if (!this.fenceDraw.compareAndSet(null, started)) {
-			return this.fenceDraw.get();
-		}
-		try {
-			draw.get().whenComplete((token, failure) -> {
-				if (failure != null) {
-					started.completeExceptionally(failure);
-				}
-				else {
-					started.complete(token);
-				}
-			});
-		}
-		catch (RuntimeException ex) {
-			started.completeExceptionally(ex);
-		}
-		return started;
-	}
-
-	/**
-	 * Forget a draw that failed, so that the next request draws again.
-	 */
-	void drawFailed(CompletableFuture<OptionalLong> draw) {
-		this.fenceDraw.compareAndSet(draw, null);
 	}
 
 	/**
