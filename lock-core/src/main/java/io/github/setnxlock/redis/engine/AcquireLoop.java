@@ -130,10 +130,10 @@ final class AcquireLoop {
 		boolean answered = false;
 		boolean interrupted = false;
 		try {
-			long handoff = state.takeHandoff();
-			if (handoff != KeyState.NO_HANDOFF && this.messages.isListening()) {
-				interrupted |= state.releases.await(handoff, HANDOFF_WAIT_NANOS, interruptible);
-				if (state.slot.takeYield()) {
+			Slot.Handoff handoff = state.takeHandoff();
+			if (handoff.announced() && this.messages.isListening()) {
+				interrupted |= state.releases.await(handoff.generation(), HANDOFF_WAIT_NANOS, interruptible);
+				if (handoff.yieldTurn()) {
 					interrupted |= yieldTurn(key, state, deadline, interruptible);
 				}
 			}

@@ -82,10 +82,10 @@ public final class KeyState {
 	 * key in Redis and handed the slot to the caller; the caller then waits for that
 	 * release's message, which reaches the waiters of other JVMs at the same time, before
 	 * it asks Redis, so that it does not win every handoff by being first.
-	 * @return the generation, or {@link #NO_HANDOFF} when the slot was not handed over
-	 * after an announced release
+	 * @return the generation, {@link #NO_HANDOFF} when the slot was not handed over after
+	 * an announced release, and whether to let a waiter elsewhere go first
 	 */
-	long takeHandoff() {
+	Slot.Handoff takeHandoff() {
 		return this.slot.takeHandoff();
 	}
 

@@ -49,14 +49,11 @@ final class Slot {
 	/** Guarded by {@link #mutex}. */
 	private Object owner;
 
-	/** Guarded by {@link #mutex}. */
-	private long handoffGeneration = KeyState.NO_HANDOFF;
-
 	/**
-	 * Whether the next owner lets a waiter of another registry go first. Guarded by
+	 * How the slot was last handed over after a release in Redis. Guarded by
 	 * {@link #mutex}.
 	 */
-	private boolean yieldTurn;
+	private Handoff handoff = Handoff.NONE;
 
 	/**
 	 * The lease handed over with the slot by a local hand-off. Guarded by {@link #mutex}.
@@ -159,34 +156,16 @@ final class Slot {
 	}
 
 	/**
-	 * Return, once, the release generation at which the previous owner released the key
-	 * in Redis and handed the slot to the caller (see {@link KeyState#takeHandoff()}).
-	 * @return the generation, or {@link KeyState#NO_HANDOFF}
+	 * Return, once, how the previous owner handed the slot to the caller after releasing
+	 * the key in Redis (see {@link KeyState#takeHandoff()}).
+	 * @return the hand-over, or {@link Handoff#NONE}
 	 */
-	long takeHandoff() {
+	Handoff takeHandoff() {
 		this.mutex.lock();
 		try {
-			long generation = this.handoffGeneration;
-			this.handoffGeneration = KeyState.NO_HANDOFF;
-			return generation;
-		}
-		finally {
-			this.mutex.unlock();
-		}
-	}
-
-	/**
-	 * Return, once, whether the previous owner's release was a turn for a waiter of
-	 * another registry, which the new owner lets go first (see
-	 * {@link AcquireLoop#YIELD_NANOS}).
-	 * @return whether to yield
-	 */
-	boolean takeYield() {
-		this.mutex.lock();
-		try {
-			boolean yield = this.yieldTurn;
-			this.yieldTurn = false;
-			return yield;
+			Handoff handoff = this.handoff;
+			this.handoff = Handoff.NONE;
+			return handoff;
 		}
 		finally {
 			this.mutex.unlock();
@@ -220,10 +199,10 @@ final class Slot {
 			if (this.owner == owner) {
 				this.owner = firstWaiter();
 				if (this.owner != null) {
-					this.handoffGeneration = generationBeforeRelease;
 					// An announced release that ended a run of local hand-offs because a
 					// waiter elsewhere was known: that waiter's turn.
-					this.yieldTurn = generationBeforeRelease != KeyState.NO_HANDOFF && this.run.remoteKnown();
+					this.handoff = (generationBeforeRelease != KeyState.NO_HANDOFF)
+							? new Handoff(generationBeforeRelease, this.run.remoteKnown()) : Handoff.NONE;
 				}
 				wakeOwner();
 			}
@@ -250,7 +229,7 @@ final class Slot {
 			}
 			this.owner = next;
 			this.handedLease = hold.lease();
-			this.handoffGeneration = KeyState.NO_HANDOFF;
+			this.handoff = Handoff.NONE;
 			wakeOwner();
 			return true;
 		}
@@ -312,6 +291,25 @@ final class Slot {
 	}
 
 	private record Waiter(Condition woken, boolean takesHandoff) {
+
+	}
+
+	/**
+	 * How the slot passed after a release in Redis that was announced.
+	 *
+	 * @param generation the release generation noted before that release, whose message
+	 * the new owner waits for; {@link KeyState#NO_HANDOFF} when the release was not
+	 * announced
+	 * @param yieldTurn whether the new owner lets a waiter of another registry go first
+	 * (see {@link AcquireLoop#YIELD_NANOS})
+	 */
+	record Handoff(long generation, boolean yieldTurn) {
+
+		static final Handoff NONE = new Handoff(KeyState.NO_HANDOFF, false);
+
+		boolean announced() {
+			return this.generation != KeyState.NO_HANDOFF;
+		}
 
 	}
 
