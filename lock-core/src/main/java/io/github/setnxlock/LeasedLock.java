@@ -17,6 +17,8 @@
 package io.github.setnxlock;
 
 import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -208,6 +210,41 @@ public interface LeasedLock extends Lock {
 	 * released all the same and the key ends with its lease
 	 */
 	void unlockKeepingFor(Duration keep);
+
+	/**
+	 * Acquire the lock without a thread waiting for it, with the registry's default
+	 * lease, renewed while held.
+	 * <p>
+	 * The hold belongs to no thread: the returned {@link LockHandle} releases it, from
+	 * any thread. It is not reentrant (see {@link LockHandle}). Waiting holds no thread:
+	 * release messages, the holder's lease and timers move the acquisition on. It waits
+	 * in line with the other waiters of this registry, threads and asynchronous alike,
+	 * and follows the same protocol as {@link #tryLock(Duration)}, whose rules for the
+	 * wait hold here too: the future completes by the end of the wait even when Redis
+	 * does not answer.
+	 * <p>
+	 * The future completes on one of the registry's callback threads, never on a thread
+	 * that serves Redis, renews leases or delivers release messages, so continuations may
+	 * block. {@link CompletableFuture#cancel(boolean) Cancelling} it, or completing it
+	 * otherwise (as {@code orTimeout} does), gives the acquisition up: it leaves the
+	 * line, and a hold taken in Redis meanwhile is released.
+	 * @param wait how long to wait for the lock; zero for a single attempt
+	 * @return the hold, or empty if another holder kept the lock for the whole wait;
+	 * failed with {@link LockAccessException} if Redis cannot be used for this key
+	 * @throws IllegalArgumentException if the wait is {@code null} or negative
+	 */
+	CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait);
+
+	/**
+	 * Acquire the lock without a thread waiting for it, holding it for the given lease,
+	 * which is not renewed; otherwise as {@link #acquireAsync(Duration)}.
+	 * @param wait how long to wait for the lock; zero for a single attempt
+	 * @param lease how long the hold lasts unless released earlier; positive
+	 * @return the hold, or empty if another holder kept the lock for the whole wait
+	 * @throws IllegalArgumentException if the wait is negative or the lease is not
+	 * positive
+	 */
+	CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait, Duration lease);
 
 	/**
 	 * Not supported: a condition cannot be waited on across processes.

@@ -144,6 +144,7 @@ public final class Contenders {
 		return List.of(new Factory("setnx-lock token", (server) -> new SetnxLock(server, LockProtocol.TOKEN)),
 				new Factory(SCRIPT_RELEASE, SetnxLock::scriptReleaseWhereNativeIs),
 				new Factory("setnx-lock timestamp", (server) -> new SetnxLock(server, LockProtocol.TIMESTAMP)),
+				new Factory(AsyncContenders.SETNX_LOCK_ASYNC, AsyncContenders.SetnxLockAsync::new),
 				new Factory(FLOOR, RawFloor::new), new Factory("PING round trip", Ping::new),
 				new Factory("Spring Integration spin",
 						(server) -> new SpringIntegration(server, RedisLockType.SPIN_LOCK)),
@@ -151,11 +152,12 @@ public final class Contenders {
 						(server) -> new SpringIntegration(server, RedisLockType.PUB_SUB_LOCK)),
 				new Factory("Redisson watchdog", (server) -> new RedissonLock(server, false)),
 				new Factory("Redisson lease 30 s", (server) -> new RedissonLock(server, true)),
+				new Factory(AsyncContenders.REDISSON_ASYNC, AsyncContenders.RedissonAsync::new),
 				new Factory("ShedLock default", (server) -> new ShedLock(server, false)),
 				new Factory("ShedLock safeUpdate", (server) -> new ShedLock(server, true)));
 	}
 
-	private record Server(String host, int port, String namespace) {
+	record Server(String host, int port, String namespace) {
 
 		String unique(String prefix) {
 			return prefix + ":" + this.namespace;

@@ -17,6 +17,7 @@
 package io.github.setnxlock.autoconfigure;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.redis.operator.LockOperations;
@@ -82,6 +83,26 @@ class LocksEndpointAutoConfigurationTests {
 			}
 			assertThat(endpoint.locks().held()).isEmpty();
 			assertThat(endpoint.lock("orders:7").held()).isFalse();
+		});
+	}
+
+	@Test
+	void anAsynchronousHoldIsListedWithTheThreadThatAskedForIt() {
+		runner().run((context) -> {
+			LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+			LockHandle handle = context.getBean(LockRegistry.class)
+				.obtain("orders:8", "orders")
+				.acquireAsync(java.time.Duration.ofSeconds(5))
+				.get(5, java.util.concurrent.TimeUnit.SECONDS)
+				.orElseThrow();
+			assertThat(endpoint.locks().held()).singleElement().satisfies((held) -> {
+				assertThat(held.key()).isEqualTo("orders:8");
+				assertThat(held.thread()).isEqualTo("async (from " + Thread.currentThread().getName() + ")");
+				assertThat(held.renewed()).isTrue();
+				assertThat(held.lost()).isFalse();
+			});
+			handle.release().get(5, java.util.concurrent.TimeUnit.SECONDS);
+			assertThat(endpoint.locks().held()).isEmpty();
 		});
 	}
 

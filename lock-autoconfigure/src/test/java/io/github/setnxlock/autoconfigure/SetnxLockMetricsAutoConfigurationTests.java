@@ -24,6 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.DistributedLock;
 import io.github.setnxlock.test.RedisServer;
@@ -40,6 +41,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lock meters against a real {@code redis-server}: what lock traffic records, the
@@ -93,6 +95,38 @@ class SetnxLockMetricsAutoConfigurationTests {
 			assertThat(meters.get("setnx.lock.acquire").tag("name", "unnamed").timer().count()).isEqualTo(1);
 			assertThat(meters.getMeters())
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isIn("orders", "unnamed"));
+		});
+	}
+
+	@Test
+	void asynchronousHoldsAreRecordedAsAnyOther() {
+		runner.run((context) -> {
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			LockHandle handle = registry.obtain("jobs:1", "jobs")
+				.acquireAsync(Duration.ZERO)
+				.get(10, TimeUnit.SECONDS)
+				.orElseThrow();
+			// Listeners hear of asynchronous holds off the completing thread.
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> meters.get("setnx.lock.active").tag("name", "jobs").gauge().value() == 1);
+			assertThat(registry.obtain("jobs:1", "jobs").acquireAsync(Duration.ofMillis(50)).get(10, TimeUnit.SECONDS))
+				.isEmpty();
+			CompletableFuture<?> cancelled = registry.obtain("jobs:1", "jobs").acquireAsync(Duration.ofSeconds(30));
+			cancelled.cancel(false);
+			handle.release().get(10, TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+				assertThat(meters.get("setnx.lock.acquire").tags("name", "jobs", "result", "acquired").timer().count())
+					.isEqualTo(1);
+				assertThat(meters.get("setnx.lock.acquire").tags("name", "jobs", "result", "timeout").timer().count())
+					.isEqualTo(1);
+				assertThat(
+						meters.get("setnx.lock.acquire").tags("name", "jobs", "result", "interrupted").timer().count())
+					.isEqualTo(1);
+				assertThat(meters.get("setnx.lock.hold").tags("name", "jobs", "result", "released").timer().count())
+					.isEqualTo(1);
+				assertThat(meters.get("setnx.lock.active").tag("name", "jobs").gauge().value()).isZero();
+			});
 		});
 	}
 

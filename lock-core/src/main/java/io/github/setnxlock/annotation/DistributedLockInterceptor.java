@@ -95,6 +95,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		LockTimings timings = this.timings.get();
 		Duration wait = timings.waitTime(locked.name, locked.waitTime);
 		Duration lease = timings.leaseTime(locked.name, locked.leaseTime);
+		if (locked.kind != LockedMethod.Kind.PLAIN) {
+			LockedCall call = new LockedCall(locked, lock, wait, lease, invocation);
+			return (locked.kind == LockedMethod.Kind.STAGE) ? LockedStages.call(call) : LockedPublishers.call(call);
+		}
 		boolean acquired;
 		try {
 			acquired = (lease != null) ? lock.tryLock(wait, lease) : lock.tryLock(wait);
@@ -104,7 +108,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			throw new LockNotAcquiredException(locked.name, key, wait, ex);
 		}
 		if (!acquired) {
-			return notAcquired(locked, target, invocation.getArguments(), key, wait);
+			return notAcquired(locked, target, invocation.getArguments(), key, wait, locked.skippedResult());
 		}
 		long acquiredAt = System.nanoTime();
 		if (locked.interruptOnLoss) {
@@ -171,12 +175,17 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		return text;
 	}
 
-	private Object notAcquired(LockedMethod locked, Object target, Object[] arguments, String key, Duration wait)
-			throws Throwable {
+	/**
+	 * Answer a call whose lock could not be had, as the annotation's
+	 * {@link OnLockFailure} says.
+	 * @param skipped what a skipped call returns
+	 */
+	static Object notAcquired(LockedMethod locked, Object target, Object[] arguments, String key, Duration wait,
+			Object skipped) throws Throwable {
 		LockNotAcquiredException failure = new LockNotAcquiredException(locked.name, key, wait, null);
 		return switch (locked.onFailure) {
 			case THROW -> throw failure;
-			case SKIP -> locked.skippedResult();
+			case SKIP -> skipped;
 			case FALLBACK -> callFallback(locked.fallback, target, arguments, failure);
 		};
 	}

@@ -21,8 +21,12 @@ import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 
+import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -62,9 +66,12 @@ final class LockedMethod {
 
 	final boolean interruptOnLoss;
 
+	/** What the method returns, which decides how long the lock is held. */
+	final Kind kind;
+
 	private LockedMethod(Method method, String name, Expression key, String keyText, Duration waitTime,
-			Duration leaseTime, Duration holdAtLeast, OnLockFailure onFailure, Method fallback,
-			boolean interruptOnLoss) {
+			Duration leaseTime, Duration holdAtLeast, OnLockFailure onFailure, Method fallback, boolean interruptOnLoss,
+			Kind kind) {
 		this.method = method;
 		this.name = name;
 		this.key = key;
@@ -75,6 +82,7 @@ final class LockedMethod {
 		this.onFailure = onFailure;
 		this.fallback = fallback;
 		this.interruptOnLoss = interruptOnLoss;
+		this.kind = kind;
 	}
 
 	/**
@@ -90,6 +98,12 @@ final class LockedMethod {
 			UnaryOperator<String> placeholders) {
 		try {
 			checkInterceptable(method);
+			Kind kind = Kind.of(method);
+			if (kind != Kind.PLAIN && annotation.interruptOnLoss()) {
+				throw new IllegalArgumentException("interruptOnLoss needs a thread that holds the lock, and "
+						+ method.getReturnType().getSimpleName()
+						+ " work runs on no thread of its own; call LockHandle.checkHeld() in the work instead");
+			}
 			String name = annotation.name().isBlank() ? userClass.getSimpleName() + "." + method.getName()
 					: annotation.name().trim();
 			Expression key = null;
@@ -109,7 +123,7 @@ final class LockedMethod {
 					DurationText.parse(placeholders.apply(annotation.holdAtLeast()), "holdAtLeast"), "holdAtLeast");
 			Method fallback = fallback(method, userClass, annotation);
 			return new LockedMethod(method, name, key, annotation.key(), waitTime, leaseTime, holdAtLeast,
-					annotation.onFailure(), fallback, annotation.interruptOnLoss());
+					annotation.onFailure(), fallback, annotation.interruptOnLoss(), kind);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@DistributedLock on " + describe(method) + ": " + ex.getMessage(), ex);
@@ -177,11 +191,68 @@ final class LockedMethod {
 	}
 
 	/**
-	 * Return what a skipped call returns.
+	 * Return what a skipped call of a method that returns at once returns.
 	 * @return {@code null}, or an empty {@link Optional}
 	 */
 	Object skippedResult() {
 		return (this.method.getReturnType() == Optional.class) ? Optional.empty() : null;
+	}
+
+	/**
+	 * What a locked method returns, and so how long its lock is held.
+	 */
+	enum Kind {
+
+		/** Returns when its work is done: the lock is held for the call. */
+		PLAIN,
+
+		/**
+		 * Returns a {@link CompletionStage}: the lock is held from the call until the
+		 * stage completes.
+		 */
+		STAGE,
+
+		/**
+		 * Returns a Reactor {@code Mono}: the lock is held from subscription to its end.
+		 */
+		MONO,
+
+		/**
+		 * Returns a Reactor {@code Flux}: the lock is held from subscription to its end.
+		 */
+		FLUX;
+
+		static Kind of(Method method) {
+			Class<?> type = method.getReturnType();
+			Class<?>[] parameters = method.getParameterTypes();
+			if (parameters.length > 0
+					&& parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation")) {
+				throw new IllegalArgumentException("it is a Kotlin suspend function, which @DistributedLock does not"
+						+ " cover yet; return a Mono or a CompletableFuture, or lock through LockRegistry");
+			}
+			if (type == CompletionStage.class || type == CompletableFuture.class) {
+				return STAGE;
+			}
+			if (type.getName().equals("reactor.core.publisher.Mono")) {
+				return MONO;
+			}
+			if (type.getName().equals("reactor.core.publisher.Flux")) {
+				return FLUX;
+			}
+			if (CompletionStage.class.isAssignableFrom(type)) {
+				throw new IllegalArgumentException("it returns " + type.getName()
+						+ ", a CompletionStage the lock's advice cannot create; declare CompletionStage or"
+						+ " CompletableFuture");
+			}
+			if (Future.class.isAssignableFrom(type)
+					|| ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null) {
+				throw new IllegalArgumentException("it returns " + type.getName()
+						+ ", whose end the lock's advice cannot follow, so the lock would end before the work does;"
+						+ " return a CompletableFuture, a CompletionStage, a Mono or a Flux");
+			}
+			return PLAIN;
+		}
+
 	}
 
 	static String describe(Method method) {

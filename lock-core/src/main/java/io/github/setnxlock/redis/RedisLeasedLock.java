@@ -17,11 +17,15 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.redis.engine.Hold;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
@@ -183,6 +187,43 @@ final class RedisLeasedLock implements LeasedLock {
 			throw new IllegalMonitorStateException("Lock '" + key() + "' is not held by the current thread");
 		}
 		return hold;
+	}
+
+	@Override
+	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait) {
+		return acquireAsync(waitNanos(wait), null);
+	}
+
+	@Override
+	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait, Duration lease) {
+		long waitNanos = waitNanos(wait);
+		LeaseLimits.check("lease", lease);
+		return acquireAsync(waitNanos, lease);
+	}
+
+	private CompletableFuture<Optional<LockHandle>> acquireAsync(long waitNanos, Duration explicitLease) {
+		CompletableFuture<Hold> hold = this.engine.acquireAsync(this.key, this.name, explicitLease, waitNanos);
+		CompletableFuture<Optional<LockHandle>> handle = new CompletableFuture<>();
+		hold.whenComplete((acquired, failure) -> {
+			if (failure != null) {
+				handle.completeExceptionally((failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure);
+			}
+			else if (!handle
+				.complete(Optional.ofNullable((acquired != null) ? new RedisLockHandle(this.engine, acquired) : null))
+					&& acquired != null) {
+				// Cancelled by the caller a moment ago: nobody else can release it.
+				this.engine.releaseAsync(acquired, null);
+			}
+		});
+		// The caller giving up (a cancel, or a completion of its own, such as a
+		// timeout) gives the acquisition up.
+		handle.whenComplete((acquired, failure) -> {
+			if (!hold.isDone()) {
+				hold.cancel(false);
+			}
+		});
+		return handle;
 	}
 
 	@Override

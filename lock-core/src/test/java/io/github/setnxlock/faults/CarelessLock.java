@@ -17,11 +17,14 @@
 package io.github.setnxlock.faults;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockLostException;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -176,6 +179,16 @@ final class CarelessLock implements LeasedLock {
 	@Override
 	public Condition newCondition() {
 		throw new UnsupportedOperationException("CarelessLock has no conditions");
+	}
+
+	@Override
+	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait) {
+		throw new UnsupportedOperationException("CarelessLock is used by threads only");
+	}
+
+	@Override
+	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait, Duration lease) {
+		throw new UnsupportedOperationException("CarelessLock is used by threads only");
 	}
 
 	private String redisKey() {

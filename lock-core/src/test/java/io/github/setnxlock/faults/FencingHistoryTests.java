@@ -86,6 +86,25 @@ class FencingHistoryTests {
 
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
+	void asynchronousAndThreadHoldsOfContendingProcessesNeverOverlapAndLoseNoUpdate(LockProtocol protocol,
+			@TempDir Path directory) throws Exception {
+		HistoryRun.Settings settings = new HistoryRun.Settings(protocol);
+		settings.lease = Duration.ofSeconds(5);
+		settings.asyncInOddProcesses = true;
+		try (HistoryRun run = HistoryRun.start(settings, this.locks.port(), this.witness, directory)) {
+			HistoryReport report = run.finish(this.witness);
+			System.out.println(report.summary("Asynchronous holds in every other process, " + protocol));
+			assertThat(report.violations()).isEmpty();
+			assertThat(report.sections()).isGreaterThan(100);
+			assertThat(report.believedHeld()).isEqualTo(report.sections());
+			assertThat(report.lostUpdates()).isZero();
+			assertThat(report.unfencedLostUpdates()).isZero();
+			assertThat(report.records()).extracting(HistoryRecord::process).contains("p0", "p1");
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
 	void aHolderPausedLongerThanItsLeaseIsReplacedLearnsItLostTheLockAndItsWriteIsRefused(LockProtocol protocol,
 			@TempDir Path directory) throws Exception {
 		HistoryRun.Settings settings = new HistoryRun.Settings(protocol);

@@ -79,8 +79,8 @@ final class HistoryRun implements AutoCloseable {
 						"workMs=" + ((i == 0 && settings.firstWork != null) ? settings.firstWork : settings.work)
 							.toMillis(),
 						"commandTimeoutMs=" + settings.commandTimeout.toMillis(), "output=" + run.records(i),
-						"name=p" + i, "announce=" + (i == 0 && settings.announceFirst),
-						"lock=" + (settings.careless ? "careless" : "library")));
+						"name=p" + i, "announce=" + (i == 0 && settings.announceFirst), "lock=" + (settings.careless
+								? "careless" : (settings.asyncInOddProcesses && i % 2 == 1) ? "async" : "library")));
 				run.processes.add(new ProcessBuilder(command).redirectErrorStream(true)
 					.redirectOutput(run.log(i).toFile())
 					.start());
@@ -279,6 +279,12 @@ final class HistoryRun implements AutoCloseable {
 
 		/** Whether every worker runs a {@link CarelessLock} instead of the library's. */
 		boolean careless;
+
+		/**
+		 * Whether the workers of every other process take asynchronous holds
+		 * ({@link AsyncHeldLock}) rather than threads' holds.
+		 */
+		boolean asyncInOddProcesses;
 
 	}
 

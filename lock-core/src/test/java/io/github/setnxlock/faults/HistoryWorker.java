@@ -65,8 +65,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code clock}, {@code clockOffsetMs}, {@code keys}, {@code threads}, {@code runMs},
  * {@code leaseMs}, {@code explicitLease}, {@code waitMs}, {@code workMs},
  * {@code commandTimeoutMs}, {@code output}, {@code name}, {@code announce}, and
- * {@code lock=careless} to run a {@link CarelessLock} instead of the library's. It warms
- * up on keys of its own, then prints {@code READY} when it is about to start.
+ * {@code lock=careless} to run a {@link CarelessLock} instead of the library's, or
+ * {@code lock=async} for the library's asynchronous holds ({@link AsyncHeldLock}). It
+ * warms up on keys of its own, then prints {@code READY} when it is about to start.
  *
  * @author setnx-lock authors
  */
@@ -143,6 +144,9 @@ public final class HistoryWorker {
 		if ("careless".equals(this.options.getOrDefault("lock", "library"))) {
 			StringRedisTemplate template = RedisConnections.template(locks);
 			obtain = (key) -> new CarelessLock(template, key, settings.leaseTime());
+		}
+		else if ("async".equals(this.options.get("lock"))) {
+			obtain = (key) -> new AsyncHeldLock(registry.obtain(key));
 		}
 		// A cold JVM on a busy machine takes seconds over its first locks, and may even
 		// time out; the run is about the steady state.

@@ -17,11 +17,14 @@
 package io.github.setnxlock.observation;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;
@@ -96,6 +99,41 @@ class LockObservationTests {
 				.hasBeenStopped();
 			TestObservationRegistryAssert.assertThat(observations)
 				.hasNumberOfObservationsWithNameEqualTo("setnx.lock.held", 0);
+		}
+		finally {
+			RedisConnections.destroy(factory);
+		}
+	}
+
+	@Test
+	void anAsynchronousHoldIsObservedUntilItsReleaseOnAnotherThread() throws Exception {
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		LettuceConnectionFactory factory = RedisConnections.create(redis.server(), Duration.ofSeconds(2));
+		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+				SetnxLockSettings.defaults())) {
+			registry.setObservationRegistry(observations);
+			LockHandle handle = registry.obtain("orders:2", "orders")
+				.acquireAsync(Duration.ofSeconds(5))
+				.get(5, TimeUnit.SECONDS)
+				.orElseThrow();
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("setnx.lock.wait")
+				.that()
+				.hasLowCardinalityKeyValue("setnx.lock.result", "acquired")
+				.hasBeenStopped();
+			// Held while the work goes on elsewhere: started, not stopped.
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.that()
+				.hasBeenStarted()
+				.isNotStopped();
+			CompletableFuture.runAsync(() -> handle.release().join()).get(5, TimeUnit.SECONDS);
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.that()
+				.hasLowCardinalityKeyValue("setnx.lock.name", "orders")
+				.hasLowCardinalityKeyValue("setnx.lock.result", "released")
+				.hasBeenStopped();
 		}
 		finally {
 			RedisConnections.destroy(factory);

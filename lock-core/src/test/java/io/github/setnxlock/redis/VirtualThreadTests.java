@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.TestRequirements;
 import org.junit.jupiter.api.BeforeAll;
@@ -67,6 +69,43 @@ class VirtualThreadTests {
 			assertThat(section.overlaps()).isZero();
 			assertThat(section.entries()).isEqualTo(1000);
 			assertThat(client.registry.localKeyCount()).isZero();
+		}
+	}
+
+	@Test
+	void virtualThreadsAndAsynchronousHoldsOfTwoRegistriesTakeTurns() throws Exception {
+		try (RedisServer server = RedisServer.start();
+				TestClient first = new TestClient(server, SetnxLockSettings.defaults());
+				TestClient second = new TestClient(server, SetnxLockSettings.defaults())) {
+			CriticalSection section = new CriticalSection();
+			Method ofVirtual = Thread.class.getMethod("ofVirtual");
+			Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+			Object builder = ofVirtual.invoke(null);
+			List<Thread> workers = new ArrayList<>();
+			for (int i = 0; i < 400; i++) {
+				LeasedLock lock = ((i % 2 == 0) ? first : second).registry.obtain("virtual-async");
+				// Half wait for an asynchronous hold, whose future parks the virtual
+				// thread
+				// and nothing else; half lock as threads.
+				Runnable work = (i % 4 < 2) ? () -> {
+					LockHandle handle = lock.acquireAsync(Duration.ofSeconds(120)).join().orElseThrow();
+					try {
+						section.enter();
+					}
+					finally {
+						handle.release().join();
+					}
+				} : () -> section.enterUnder(lock);
+				workers.add((Thread) start.invoke(builder, work));
+			}
+			for (Thread worker : workers) {
+				worker.join(Duration.ofSeconds(120).toMillis());
+				assertThat(worker.isAlive()).isFalse();
+			}
+			assertThat(section.overlaps()).isZero();
+			assertThat(section.entries()).isEqualTo(400);
+			assertThat(first.registry.localKeyCount()).isZero();
+			assertThat(second.registry.localKeyCount()).isZero();
 		}
 	}
 

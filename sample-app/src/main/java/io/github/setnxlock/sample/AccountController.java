@@ -16,6 +16,8 @@
 
 package io.github.setnxlock.sample;
 
+import reactor.core.publisher.Mono;
+
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -44,6 +46,11 @@ class AccountController {
 	@PostMapping("/deposit")
 	Balance deposit(@PathVariable String accountId, @RequestParam long amount) {
 		return this.accounts.deposit(accountId, amount);
+	}
+
+	@PostMapping("/deposit-reactive")
+	Mono<Balance> depositReactively(@PathVariable String accountId, @RequestParam long amount) {
+		return this.accounts.depositReactively(accountId, amount);
 	}
 
 	@PostMapping("/deposit-unsafe")

@@ -20,6 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -34,10 +37,11 @@ import io.github.setnxlock.annotation.DistributedLock;
  * <p>
  * {@link #deposit} shows the declarative fix: {@code @DistributedLock} with a SpEL key,
  * so deposits to one account take turns while deposits to different accounts run side by
- * side. {@link #depositUnsafe} is the same code without the lock, there to show what the
- * lock prevents. (A real ledger would use {@code INCRBY} here; the read-modify-write
- * stands in for work that cannot be made atomic in Redis, such as a call to another
- * system between the read and the write.)
+ * side; {@link #depositReactively} is the same under the same lock for a reactive caller.
+ * {@link #depositUnsafe} is the same code without the lock, there to show what the lock
+ * prevents. (A real ledger would use {@code INCRBY} here; the read-modify-write stands in
+ * for work that cannot be made atomic in Redis, such as a call to another system between
+ * the read and the write.)
  *
  * @author setnx-lock authors
  */
@@ -66,6 +70,20 @@ public class AccountService {
 	@DistributedLock(key = "#accountId")
 	public Balance deposit(String accountId, long amount) {
 		return add(accountId, amount);
+	}
+
+	/**
+	 * Add to an account's balance under the same lock as {@link #deposit}, from a
+	 * reactive caller: the lock is taken when the result is subscribed, without a thread
+	 * waiting for it, and released when the deposit is done. The read-modify-write is
+	 * blocking code, so it runs on Reactor's scheduler for such work.
+	 * @param accountId the account
+	 * @param amount a positive amount
+	 * @return the balance after the deposit, once subscribed
+	 */
+	@DistributedLock(name = "AccountService.deposit", key = "#accountId")
+	public Mono<Balance> depositReactively(String accountId, long amount) {
+		return Mono.fromCallable(() -> add(accountId, amount)).subscribeOn(Schedulers.boundedElastic());
 	}
 
 	/**

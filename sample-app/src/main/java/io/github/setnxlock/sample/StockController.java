@@ -16,6 +16,8 @@
 
 package io.github.setnxlock.sample;
 
+import reactor.core.publisher.Mono;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -60,6 +62,12 @@ class StockController {
 	@PostMapping("/reserve")
 	ResponseEntity<StockChange> reserve(@PathVariable String sku, @RequestParam(defaultValue = "1") long quantity) {
 		return respond(this.stock.reserve(sku, quantity));
+	}
+
+	@PostMapping("/reserve-reactive")
+	Mono<ResponseEntity<StockChange>> reserveReactively(@PathVariable String sku,
+			@RequestParam(defaultValue = "1") long quantity) {
+		return this.stock.reserveReactively(sku, quantity).map(StockController::respond);
 	}
 
 	private static ResponseEntity<StockChange> respond(StockChange change) {

@@ -19,10 +19,15 @@ package io.github.setnxlock.sample;
 import java.time.Duration;
 import java.util.function.LongFunction;
 
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
 import org.springframework.stereotype.Service;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.annotation.LockNotAcquiredException;
+import io.github.setnxlock.reactor.ReactiveLocks;
 
 /**
  * Stock reservations, guarded by a lock taken by hand from the {@link LockRegistry}: the
@@ -59,13 +64,36 @@ public class StockService {
 	 */
 	public StockChange reserve(String sku, long quantity) {
 		checkPositive(quantity);
-		return underLock(sku, (fencingToken) -> {
-			long available = this.ledger.level(sku).quantity();
-			if (available < quantity) {
-				return new StockChange(sku, Outcome.INSUFFICIENT, available, fencingToken);
-			}
-			return write(sku, available - quantity, fencingToken, Outcome.RESERVED);
-		});
+		return underLock(sku, (fencingToken) -> reserveUnder(sku, quantity, fencingToken));
+	}
+
+	private StockChange reserveUnder(String sku, long quantity, long fencingToken) {
+		long available = this.ledger.level(sku).quantity();
+		if (available < quantity) {
+			return new StockChange(sku, Outcome.INSUFFICIENT, available, fencingToken);
+		}
+		return write(sku, available - quantity, fencingToken, Outcome.RESERVED);
+	}
+
+	/**
+	 * Take a quantity out of stock if that much is there, for a reactive caller: the same
+	 * lock and the same fencing as {@link #reserve}, taken through {@link ReactiveLocks}
+	 * when the result is subscribed, with no thread waiting for the lock. The ledger's
+	 * calls block, so they run on Reactor's scheduler for such work.
+	 * @param sku the SKU
+	 * @param quantity a positive quantity
+	 * @return what happened, and the level afterwards, once subscribed
+	 */
+	public Mono<StockChange> reserveReactively(String sku, long quantity) {
+		checkPositive(quantity);
+		return ReactiveLocks
+			.withLock(this.locks.obtain("stock:" + sku), WAIT,
+					(held) -> Mono.fromFuture(held::fencingTokenAsync)
+						.publishOn(Schedulers.boundedElastic())
+						.map((fencingToken) -> reserveUnder(sku, quantity, fencingToken)))
+			.singleOrEmpty()
+			.onErrorResume(LockNotAcquiredException.class,
+					(busy) -> Mono.just(new StockChange(sku, Outcome.BUSY, null, null)));
 	}
 
 	/**

@@ -106,6 +106,16 @@ class SampleApplicationTests {
 	}
 
 	@Test
+	void reactiveAndBlockingDepositsToOneAccountTakeTurnsUnderOneLock() throws Exception {
+		String account = unique("reactive");
+		List<Reply> replies = this.http.postConcurrently(THREADS, DEPOSITS_PER_THREAD, (thread) -> "/accounts/"
+				+ account + ((thread % 2 == 0) ? "/deposit-reactive" : "/deposit") + "?amount=" + (thread + 1));
+		assertThat(replies).extracting(Reply::status).containsOnly(200);
+		assertThat(this.http.get("/accounts/" + account).number("$.balance")).isEqualTo(expectedSum());
+		assertThat(this.redis.execute("EXISTS", "sample:lock:AccountService.deposit:" + account)).isEqualTo(0L);
+	}
+
+	@Test
 	void unguardedDepositsFromManyThreadsLoseUpdates() throws Exception {
 		String account = unique("unguarded");
 		List<Reply> replies = this.http.postConcurrently(THREADS, DEPOSITS_PER_THREAD,
@@ -173,6 +183,25 @@ class SampleApplicationTests {
 		StockLedger.Level level = this.ledger.level(sku);
 		assertThat(level.quantity()).isZero();
 		// Holders took turns, so the last writer held the highest token.
+		assertThat(level.fence()).isEqualTo(tokens.stream().mapToLong(Long::longValue).max().getAsLong());
+	}
+
+	@Test
+	void reactiveAndBlockingReservationsNeverOversellAndTheirTokensIncrease() throws Exception {
+		String sku = unique("reactive-sku");
+		assertThat(this.http.put("/stock/" + sku + "?quantity=60").status()).isEqualTo(200);
+		int threads = 16;
+		List<Reply> replies = this.http.postConcurrently(threads, 5,
+				(thread) -> "/stock/" + sku + ((thread % 2 == 0) ? "/reserve-reactive" : "/reserve"));
+		List<Reply> reserved = replies.stream().filter((reply) -> reply.status() == 200).toList();
+		assertThat(reserved).hasSize(60).allSatisfy((reply) -> assertThat(reply.body()).contains("RESERVED"));
+		assertThat(replies).filteredOn((reply) -> reply.status() == 409)
+			.hasSize(threads * 5 - 60)
+			.allSatisfy((reply) -> assertThat(reply.body()).contains("INSUFFICIENT"));
+		List<Long> tokens = reserved.stream().map((reply) -> reply.number("$.fencingToken")).toList();
+		assertThat(tokens).doesNotHaveDuplicates();
+		StockLedger.Level level = this.ledger.level(sku);
+		assertThat(level.quantity()).isZero();
 		assertThat(level.fence()).isEqualTo(tokens.stream().mapToLong(Long::longValue).max().getAsLong());
 	}
 

@@ -80,16 +80,16 @@ final class AcquireLoop {
 	/** How often a yielding owner asks whether the waiter elsewhere has taken the key. */
 	static final long YIELD_RETRY_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
-	private final LockCommands commands;
+	final LockCommands commands;
 
-	private final ReleaseSubscription messages;
+	final ReleaseSubscription messages;
 
 	private final AbandonedAcquisitions abandoned;
 
 	private final boolean reChecksQuickly;
 
 	/** Whether releases hand over locally, so that runs of hand-offs are tracked. */
-	private final boolean handsOffLocally;
+	final boolean handsOffLocally;
 
 	/**
 	 * Create the loop.
@@ -130,7 +130,7 @@ final class AcquireLoop {
 		boolean answered = false;
 		boolean interrupted = false;
 		try {
-			Slot.Handoff handoff = state.takeHandoff();
+			SlotHandoff handoff = state.takeHandoff();
 			if (handoff.announced() && this.messages.isListening()) {
 				interrupted |= state.releases.await(handoff.generation(), HANDOFF_WAIT_NANOS, interruptible);
 				if (handoff.yieldTurn()) {
@@ -159,11 +159,7 @@ final class AcquireLoop {
 						if (!RedisCall.mayHaveRun(ex)) {
 							throw ex;
 						}
-						this.abandoned.undo(key, ownerToken, lease);
-						throw new LockAccessException(key.key(),
-								RedisCall.describe(ex)
-										+ "; the attempt may still reach Redis, and is undone if it takes the lock",
-								ex);
+						throw failedAttempt(key, ownerToken, lease, ex);
 					}
 					catch (TimeoutException ex) {
 						undoWhenAnswered(key, ownerToken, lease, future);
@@ -172,8 +168,7 @@ final class AcquireLoop {
 							// contention.
 							return null;
 						}
-						throw new LockAccessException(key.key(), "Redis did not answer within the wait for lock '"
-								+ key.key() + "' (Redis key '" + key.redisKey() + "')", ex);
+						throw unanswered(key, ex);
 					}
 				}
 				if (attempt.acquired()) {
@@ -188,25 +183,10 @@ final class AcquireLoop {
 					return null;
 				}
 				answered = true;
-				long pause;
-				// Asked whatever the protocol, since asking subscribes on the first
-				// wait: timestamp waiters, who also re-check, are woken by release
-				// messages and keyspace notifications too.
-				boolean listening = this.messages.isListening();
-				if (attempt.holderAnnounces() && attempt.holderTtlMillis() >= 0 && listening) {
-					// The release message wakes us; the holder's lease bounds the wait if
-					// it dies without one. A holder that will not announce (another
-					// client's token, a documented client's timestamp) is re-checked on
-					// the back-off below instead.
-					pause = TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);
+				if (backoff == null) {
+					backoff = newBackoff();
 				}
-				else {
-					if (backoff == null) {
-						backoff = new RetryBackoff(this.reChecksQuickly ? RetryBackoff.SHORT_MAX_PAUSE_NANOS
-								: RetryBackoff.MAX_PAUSE_NANOS);
-					}
-					pause = backoff.nextPauseNanos(attempt.holderTtlMillis());
-				}
+				long pause = pauseAfter(attempt, backoff);
 				if (deadline != Waits.NO_DEADLINE) {
 					pause = Math.min(pause, deadline - System.nanoTime());
 				}
@@ -220,6 +200,37 @@ final class AcquireLoop {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	/**
+	 * Return how long to wait for a release message after an attempt that found the key
+	 * held: the holder's remaining lease, when it will announce its release, else the
+	 * next back-off pause.
+	 * @param attempt the attempt's answer
+	 * @param backoff the wait's back-off
+	 * @return the pause, in nanoseconds
+	 */
+	long pauseAfter(Attempt attempt, RetryBackoff backoff) {
+		// Asked whatever the protocol, since asking subscribes on the first wait:
+		// timestamp waiters, who also re-check, are woken by release messages and
+		// keyspace notifications too.
+		boolean listening = this.messages.isListening();
+		if (attempt.holderAnnounces() && attempt.holderTtlMillis() >= 0 && listening) {
+			// The release message wakes us; the holder's lease bounds the wait if it dies
+			// without one. A holder that will not announce (another client's token, a
+			// documented client's timestamp) is re-checked on the back-off instead.
+			return TimeUnit.MILLISECONDS.toNanos(attempt.holderTtlMillis() + 1);
+		}
+		return backoff.nextPauseNanos(attempt.holderTtlMillis());
+	}
+
+	/**
+	 * Return a new back-off for a wait.
+	 * @return the back-off
+	 */
+	RetryBackoff newBackoff() {
+		return new RetryBackoff(
+				this.reChecksQuickly ? RetryBackoff.SHORT_MAX_PAUSE_NANOS : RetryBackoff.MAX_PAUSE_NANOS);
 	}
 
 	/**
@@ -270,10 +281,29 @@ final class AcquireLoop {
 	}
 
 	/**
+	 * Undo an attempt that failed in a way that may have reached Redis.
+	 * @return the exception that tells the caller
+	 */
+	LockAccessException failedAttempt(LockKey key, String ownerToken, Duration lease, RuntimeException failure) {
+		this.abandoned.undo(key, ownerToken, lease);
+		return new LockAccessException(key.key(),
+				RedisCall.describe(failure) + "; the attempt may still reach Redis, and is undone if it takes the lock",
+				failure);
+	}
+
+	/**
+	 * Return the exception of a wait that ended before Redis gave any answer.
+	 */
+	static LockAccessException unanswered(LockKey key, Throwable cause) {
+		return new LockAccessException(key.key(), "Redis did not answer within the wait for lock '" + key.key()
+				+ "' (Redis key '" + key.redisKey() + "')", cause);
+	}
+
+	/**
 	 * Once the answer of an attempt the caller stopped waiting for comes: release the
 	 * lock if it took it, or undo the attempt if its answer never comes.
 	 */
-	private void undoWhenAnswered(LockKey key, String ownerToken, Duration lease, CompletableFuture<Attempt> future) {
+	void undoWhenAnswered(LockKey key, String ownerToken, Duration lease, CompletableFuture<Attempt> future) {
 		future.whenComplete((attempt, failure) -> {
 			if ((attempt != null && attempt.acquired()) || (failure != null && RedisCall.mayHaveRun(failure))) {
 				this.abandoned.undo(key, ownerToken, lease);

@@ -17,6 +17,7 @@ package io.github.setnxlock.redis.engine;
 
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 
 import io.github.setnxlock.LockAccessException;
@@ -70,6 +71,73 @@ final class FencingDraws {
 			hold.fenceDraw.compareAndSet(draw, null);
 			throw ex;
 		}
+		return tokenFrom(hold, token);
+	}
+
+	/**
+	 * Return a hold's fencing token without waiting for the draw: as {@link #tokenOf},
+	 * with the answer to come.
+	 * @param hold the hold
+	 * @return the token, to come; failed as {@link #tokenOf} throws
+	 */
+	CompletableFuture<Long> tokenOfAsync(Hold hold) {
+		long drawn = hold.fencingToken();
+		if (drawn != Lease.NOT_DRAWN) {
+			return CompletableFuture.completedFuture(drawn);
+		}
+		if (hold.isLost(System.nanoTime())) {
+			return CompletableFuture.failedFuture(hold.lostException("before its fencing token was drawn"));
+		}
+		CompletableFuture<OptionalLong> draw = drawOf(hold);
+		CompletableFuture<Long> token = new CompletableFuture<>();
+		draw.whenComplete((answer, failure) -> {
+			if (failure != null) {
+				hold.fenceDraw.compareAndSet(draw, null);
+				token.completeExceptionally((failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure);
+				return;
+			}
+			try {
+				token.complete(tokenFrom(hold, answer));
+			}
+			catch (RuntimeException ex) {
+				token.completeExceptionally(ex);
+			}
+		});
+		watchWhileHeld(hold, token);
+		return token;
+	}
+
+	/**
+	 * Fail a draw that is still out when the hold's deadline passes, which a renewal
+	 * meanwhile moves on.
+	 */
+	private void watchWhileHeld(Hold hold, CompletableFuture<Long> token) {
+		if (token.isDone()) {
+			return;
+		}
+		CompletableFuture<Void> deadline = new CompletableFuture<>();
+		if (!this.renewer.completeAt(deadline, null, hold.lease().deadlineNanos())) {
+			token.completeExceptionally(new IllegalStateException(
+					"Lock registry is closed: the fencing token of lock '" + hold.key() + "' cannot be drawn"));
+			return;
+		}
+		deadline.thenRun(() -> {
+			if (!hold.isLost(System.nanoTime())) {
+				watchWhileHeld(hold, token);
+			}
+			else {
+				token.completeExceptionally(hold
+					.lostException("while its fencing token was drawn (Redis did not answer the draw in time)"));
+			}
+		});
+		token.whenComplete((value, failure) -> deadline.cancel(false));
+	}
+
+	/**
+	 * Return the token a draw answered, or end the hold when the draw found it lost.
+	 */
+	private long tokenFrom(Hold hold, OptionalLong token) {
 		if (token.isEmpty()) {
 			hold.evidence.drawRejected();
 			this.renewer.lost(hold, Reason.RENEWAL_REJECTED);

@@ -17,12 +17,16 @@ package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.protocol.LockCommands;
 import io.github.setnxlock.redis.protocol.ReleaseResult;
 
@@ -74,92 +78,224 @@ final class HoldReleases {
 	 * same, and its key with its lease
 	 */
 	void release(Hold hold, Duration keep) {
+		Ending ending = begin(hold, this.events);
+		if (ending == null) {
+			return;
+		}
+		this.renewer.stop(hold, ending.until());
+		if (handedOver(ending, keep, this.events)) {
+			return;
+		}
+		long until = ending.untilAfterRenewal();
+		long generationBeforeRelease = hold.state.releases.generation();
+		ReleaseResult result = null;
+		RuntimeException failure = null;
+		try {
+			result = Waits.awaitUninterrupted(send(hold, keep), until);
+		}
+		catch (TimeoutException | RuntimeException ex) {
+			failure = (ex instanceof RuntimeException runtime) ? runtime : unanswered(hold, ex);
+		}
+		catch (Error ex) {
+			end(ending, generationBeforeRelease, null, null, this.events);
+			throw ex;
+		}
+		RuntimeException outcome = end(ending, generationBeforeRelease, result, failure, this.events);
+		if (outcome != null) {
+			throw outcome;
+		}
+	}
+
+	/**
+	 * Give back a hold without waiting: as {@link #release}, but each step runs when the
+	 * one before completes, and listeners hear of it off the caller's thread. Steps that
+	 * follow Redis's answer, or a renewal's, run on the given executor, never on the
+	 * thread that served Redis or renews leases.
+	 * @param hold the hold, which its owner holds once (asynchronous holds are not
+	 * reentrant)
+	 * @param keep how long the key stays after the release, or {@code null} to delete it
+	 * @param callbacks where the steps after an answer run, and the result completes
+	 * @return completed when the hold has ended; failed as {@link #release} throws
+	 */
+	CompletableFuture<Void> releaseAsync(Hold hold, Duration keep, Executor callbacks) {
+		Ending ending = begin(hold, this.renewalEvents);
+		if (ending == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		CompletableFuture<Void> stopped = this.renewer.stopAsync(hold, ending.until());
+		Function<Void, CompletableFuture<Void>> release = (ignored) -> {
+			if (handedOver(ending, keep, this.renewalEvents)) {
+				return CompletableFuture.completedFuture(null);
+			}
+			long generationBeforeRelease = hold.state.releases.generation();
+			CompletableFuture<ReleaseResult> answer = new CompletableFuture<>();
+			try {
+				send(hold, keep).whenComplete((result, failure) -> {
+					if (failure != null) {
+						answer.completeExceptionally(failure);
+					}
+					else {
+						answer.complete(result);
+					}
+				});
+			}
+			catch (RuntimeException ex) {
+				answer.completeExceptionally(ex);
+			}
+			this.renewer.completeAt(answer, null, ending.untilAfterRenewal());
+			return answer.handleAsync((result, failure) -> {
+				Throwable thrown = (failure instanceof CompletionException && failure.getCause() != null)
+						? failure.getCause() : failure;
+				RuntimeException cause = (thrown == null || thrown instanceof RuntimeException)
+						? (RuntimeException) thrown
+						: new LockAccessException(hold.key(), RedisCall.describe(thrown), thrown);
+				if (result == null && cause == null) {
+					cause = unanswered(hold, new TimeoutException());
+				}
+				RuntimeException outcome = end(ending, generationBeforeRelease, result, cause, this.renewalEvents);
+				if (outcome != null) {
+					throw outcome;
+				}
+				return null;
+			}, callbacks);
+		};
+		// Done at once on the caller's thread; else on a callback thread, not the one
+		// that applied the renewal.
+		return stopped.isDone() ? stopped.thenCompose(release) : stopped.thenComposeAsync(release, callbacks);
+	}
+
+	/**
+	 * Count one entry of a hold out; for the last, mark its end.
+	 * @return the release to carry out, or {@code null} when the owner still holds it
+	 * @throws LockLostException when a reentrant exit finds the hold lost
+	 */
+	private Ending begin(Hold hold, LockEvents events) {
 		boolean lostBefore = hold.isLost(System.nanoTime());
 		if (hold.exit()) {
 			if (lostBefore) {
-				report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
+				report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED, events);
 				throw hold.lostException("before unlock()");
 			}
-			return;
+			return null;
 		}
 		if (lostBefore) {
-			report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED);
+			report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED, events);
 		}
 		else if (!hold.beginRelease()) {
 			// Found lost by the renewer a moment ago, which reported it.
 			lostBefore = true;
 		}
-		long until = Math.max(hold.lease().deadlineNanos(), System.nanoTime()) + RELEASE_MARGIN_NANOS;
-		this.renewer.stop(hold, until);
-		// A renewal that was out at Redis may have moved the deadline on.
-		until = Math.max(until, hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
-		KeyState state = hold.state;
+		return new Ending(hold, lostBefore,
+				Math.max(hold.lease().deadlineNanos(), System.nanoTime()) + RELEASE_MARGIN_NANOS);
+	}
+
+	/**
+	 * Hand the key to a waiter of this JVM where allowed; called once no renewal is out.
+	 * @return whether it was handed over, which ends the hold
+	 */
+	private boolean handedOver(Ending ending, Duration keep, LockEvents events) {
+		Hold hold = ending.hold();
 		// Not a key a renewal the release waited for found taken: that release goes to
 		// Redis, which tells the holder.
-		if (!lostBefore && keep == null && !hold.foundLostWhileReleasing() && state.slot.handOff(hold, this.handoff)) {
-			handedOff(hold);
-			return;
+		if (!ending.lostBefore() && keep == null && !hold.foundLostWhileReleasing()
+				&& hold.state.slot.handOff(hold, this.handoff)) {
+			handedOff(hold, events);
+			return true;
 		}
-		long generationBeforeRelease = state.releases.generation();
-		ReleaseResult result = null;
-		try {
-			// Sent even for a lost hold: the scripts only delete what is still ours.
-			CompletableFuture<ReleaseResult> answer = (keep != null)
-					? this.commands.releaseKeeping(hold.key, hold.lease(), keep)
-					: this.commands.release(hold.key, hold.lease());
-			result = Waits.awaitUninterrupted(answer, until);
+		return false;
+	}
+
+	private CompletableFuture<ReleaseResult> send(Hold hold, Duration keep) {
+		// Sent even for a lost hold: the scripts only delete what is still ours.
+		return (keep != null) ? this.commands.releaseKeeping(hold.key, hold.lease(), keep)
+				: this.commands.release(hold.key, hold.lease());
+	}
+
+	private static LockAccessException unanswered(Hold hold, Throwable cause) {
+		return new LockAccessException(hold.key(), "Redis did not answer the release of lock '" + hold.key()
+				+ "' before its lease ended: the lock counts as lost, and its key ends with its lease", cause);
+	}
+
+	/**
+	 * End the hold once Redis answered, or did not: free the key's slot (Redis first, so
+	 * a local waiter never finds the key still there; it waits for the release's message
+	 * only if there is one, which waiters in other JVMs hear at the same time), stop the
+	 * observation, tell the listeners.
+	 * @return what the owner is to hear: a failure, a loss, or {@code null}
+	 */
+	private RuntimeException end(Ending ending, long generationBeforeRelease, ReleaseResult result,
+			RuntimeException failure, LockEvents events) {
+		Hold hold = ending.hold();
+		KeyState state = hold.state;
+		if (result != null) {
 			state.slot.run.releasedInRedis(result == ReleaseResult.RELEASED_AND_ANNOUNCED);
 		}
-		catch (TimeoutException ex) {
-			throw new LockAccessException(hold.key(), "Redis did not answer the release of lock '" + hold.key()
-					+ "' before its lease ended: the lock counts as lost, and its key ends with its lease", ex);
-		}
-		finally {
-			// Redis first: a local waiter must not find our key still there. It waits for
-			// the release's message only if there is one, which waiters in other JVMs
-			// hear at the same time.
-			state.released(hold.owner(),
-					(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
-			this.states.release(hold.key.redisKey(), state);
-			// The hold ends here even when Redis gave no answer: its key then ends with
-			// its lease, and the hold counts as released unless its deadline passed.
-			boolean lost = lostBefore || ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
-			HoldObservations.stop(hold, lost);
-			this.events.ended(hold, lost);
+		state.released(hold.owner(),
+				(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
+		this.states.release(hold.key.redisKey(), state);
+		// The hold ends here even when Redis gave no answer: its key then ends with its
+		// lease, and the hold counts as released unless its deadline passed.
+		boolean lostBefore = ending.lostBefore();
+		boolean lost = lostBefore || ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
+		HoldObservations.stop(hold, lost);
+		events.ended(hold, lost);
+		if (failure != null) {
+			return failure;
 		}
 		if (lostBefore) {
-			throw hold.lostException("before unlock()");
+			return hold.lostException("before unlock()");
 		}
 		if (result == ReleaseResult.NOT_OURS) {
-			this.events.lost(hold, Reason.RELEASE_FOUND_ANOTHER_OWNER);
-			throw new LockLostException(hold.key(),
+			events.lost(hold, Reason.RELEASE_FOUND_ANOTHER_OWNER);
+			return new LockLostException(hold.key(),
 					"Lock '" + hold.key() + "' was lost before unlock(): another client took it over or deleted it");
 		}
 		if (result == ReleaseResult.EXPIRED) {
-			this.events.lost(hold, Reason.LEASE_ENDED);
-			throw new LockLostException(hold.key(), "Lock '" + hold.key() + "' was lost before unlock(): its lease of "
+			events.lost(hold, Reason.LEASE_ENDED);
+			return new LockLostException(hold.key(), "Lock '" + hold.key() + "' was lost before unlock(): its lease of "
 					+ Duration.ofMillis(hold.lease().validityMillis()) + " ended");
 		}
+		return null;
+	}
+
+	/**
+	 * A release under way.
+	 *
+	 * @param hold the hold
+	 * @param lostBefore whether it was lost before its release began
+	 * @param until how long the release may wait for Redis: the holder's deadline and a
+	 * small margin
+	 */
+	private record Ending(Hold hold, boolean lostBefore, long until) {
+
+		/**
+		 * Return how long the release may wait once no renewal is out: a renewal the
+		 * release waited for may have moved the holder's deadline on.
+		 */
+		long untilAfterRenewal() {
+			return Math.max(this.until, this.hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
+		}
+
 	}
 
 	/**
 	 * End a hold whose key went to a waiter of this engine: its lease goes on as the next
 	 * hold's, so nothing is sent to Redis.
 	 */
-	private void handedOff(Hold hold) {
+	private void handedOff(Hold hold, LockEvents events) {
 		hold.state.released(hold.owner(), KeyState.NO_HANDOFF);
 		this.states.release(hold.key.redisKey(), hold.state);
 		this.handoff.handedOff(hold);
 		HoldObservations.stop(hold, false);
-		this.events.ended(hold, false);
+		events.ended(hold, false);
 	}
 
 	/**
 	 * Tell the listeners of a loss the renewer did not already report.
 	 */
-	private void report(Hold hold, Reason reason) {
+	private static void report(Hold hold, Reason reason, LockEvents events) {
 		if (hold.markLost(reason)) {
-			this.events.lost(hold, reason);
+			events.lost(hold, reason);
 		}
 	}
 

@@ -85,7 +85,7 @@ public final class KeyState {
 	 * @return the generation, {@link #NO_HANDOFF} when the slot was not handed over after
 	 * an announced release, and whether to let a waiter elsewhere go first
 	 */
-	Slot.Handoff takeHandoff() {
+	SlotHandoff takeHandoff() {
 		return this.slot.takeHandoff();
 	}
 

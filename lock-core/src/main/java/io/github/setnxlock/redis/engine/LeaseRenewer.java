@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -144,6 +146,52 @@ final class LeaseRenewer implements AutoCloseable {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
 		this.batches.awaitRenewalOf(hold, deadlineNanos);
+	}
+
+	/**
+	 * Stop renewing a hold that is being released, without waiting: as {@link #stop}, but
+	 * the answer completes once a renewal of it that is out has come back, or at the
+	 * deadline.
+	 * @param hold the hold
+	 * @param deadlineNanos the {@link System#nanoTime()} to wait until at most
+	 * @return completed when the release may go out
+	 */
+	CompletableFuture<Void> stopAsync(Hold hold, long deadlineNanos) {
+		this.watched.remove(hold);
+		hold.lossAction.drop();
+		CompletableFuture<Void> renewal = this.batches.renewalOf(hold);
+		if (renewal == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		renewal.whenComplete((ignored, failure) -> done.complete(null));
+		completeAt(done, null, deadlineNanos);
+		return done;
+	}
+
+	/**
+	 * Complete a future with a value at a deadline, unless it completed before; at once
+	 * when the engine is closed.
+	 * @param <T> the type of the value
+	 * @param future the future
+	 * @param value the value
+	 * @param deadlineNanos the {@link System#nanoTime()}
+	 * @return {@code false} if it was completed at once because the engine is closed
+	 */
+	<T> boolean completeAt(CompletableFuture<T> future, T value, long deadlineNanos) {
+		if (future.isDone()) {
+			return true;
+		}
+		try {
+			Future<?> timer = this.scheduler.schedule(() -> future.complete(value),
+					Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+			future.whenComplete((done, failure) -> timer.cancel(false));
+			return true;
+		}
+		catch (RejectedExecutionException ex) {
+			future.complete(value);
+			return false;
+		}
 	}
 
 	/**

@@ -84,6 +84,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final LocalHandoff handoff;
 
+	private final AsyncHolds asyncHolds;
+
 	private volatile boolean closed;
 
 	/**
@@ -111,6 +113,8 @@ public final class LockEngine implements AutoCloseable {
 				new AbandonedAcquisitions(commands, this.renewer.scheduler), this.handoff.enabled());
 		this.observations = new HoldObservations(settings.protocol());
 		this.fencing = new FencingDraws(commands, this.renewer);
+		this.asyncHolds = new AsyncHolds(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
+				this.releases, this.fencing, this.observations, this.renewalEvents);
 	}
 
 	/**
@@ -205,6 +209,42 @@ public final class LockEngine implements AutoCloseable {
 				this.states.release(key.redisKey(), state);
 			}
 		}
+	}
+
+	/**
+	 * Acquire a lock for a new owner of its own, without a thread waiting (see
+	 * {@link AsyncHolds}): not reentrant, and released through
+	 * {@link #releaseAsync(Hold, Duration)}.
+	 * @param key the lock
+	 * @param name its logical name
+	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
+	 * registry's, renewed while held when the registry renews
+	 * @param waitNanos {@link #FOREVER}, {@code 0} for one attempt, or a time
+	 * @return the hold, or {@code null} when the wait ended first; failed with a
+	 * {@link LockAccessException} when Redis could not be used; cancel it to give up
+	 */
+	public CompletableFuture<Hold> acquireAsync(LockKey key, String name, Duration explicitLease, long waitNanos) {
+		checkOpen(key.key());
+		return this.asyncHolds.acquire(key, name, explicitLease, waitNanos);
+	}
+
+	/**
+	 * Give back a hold taken with {@link #acquireAsync}, without waiting.
+	 * @param hold the hold
+	 * @param keep how long the key stays after the release, or {@code null} to delete it
+	 * @return completed when the hold has ended; failed as {@link #release} throws
+	 */
+	public CompletableFuture<Void> releaseAsync(Hold hold, Duration keep) {
+		return this.asyncHolds.release(hold, keep);
+	}
+
+	/**
+	 * Return a hold's fencing token without waiting for its draw.
+	 * @param hold the hold
+	 * @return the token, to come; failed as {@link #fencingToken(Hold)} throws
+	 */
+	public CompletableFuture<Long> fencingTokenAsync(Hold hold) {
+		return this.asyncHolds.fencingToken(hold);
 	}
 
 	/**
@@ -339,6 +379,7 @@ public final class LockEngine implements AutoCloseable {
 		this.messages.close();
 		this.renewer.close();
 		this.renewalEvents.close();
+		this.asyncHolds.close();
 	}
 
 }

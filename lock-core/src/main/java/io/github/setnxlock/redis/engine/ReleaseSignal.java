@@ -15,6 +15,8 @@
  */
 package io.github.setnxlock.redis.engine;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -23,7 +25,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>
  * Each message counts one <em>release generation</em> up, and a waiter that noted the
  * generation before it asked Redis waits only while it stays the same, so a message that
- * arrives between Redis's answer and the wait is not missed.
+ * arrives between Redis's answer and the wait is not missed. A thread waits in
+ * {@link #await}; an asynchronous acquisition leaves a callback ({@link #whenAnnounced})
+ * that the next message runs, on the thread that delivers it.
  *
  * @author setnx-lock authors
  */
@@ -38,6 +42,9 @@ public final class ReleaseSignal {
 
 	/** Threads in {@link #await}; guarded by the lock. */
 	private int releaseWaiters;
+
+	/** Callbacks for the next message; guarded by the lock. */
+	private final List<Runnable> callbacks = new ArrayList<>();
 
 	/**
 	 * Return the number of release messages seen for this key so far.
@@ -58,10 +65,51 @@ public final class ReleaseSignal {
 	 * the thread waiting for one.
 	 */
 	void announced() {
+		List<Runnable> due;
 		this.lock.lock();
 		try {
 			this.releaseGeneration++;
 			this.newMessage.signalAll();
+			if (this.callbacks.isEmpty()) {
+				return;
+			}
+			due = new ArrayList<>(this.callbacks);
+			this.callbacks.clear();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		due.forEach(Runnable::run);
+	}
+
+	/**
+	 * Run a callback once a release message newer than the given generation arrives: at
+	 * once, on the caller's thread, if one has; else on the thread that delivers it.
+	 * @param seenGeneration the generation noted before Redis was last asked
+	 * @param callback what to run, once; it must not block
+	 */
+	void whenAnnounced(long seenGeneration, Runnable callback) {
+		this.lock.lock();
+		try {
+			if (this.releaseGeneration == seenGeneration) {
+				this.callbacks.add(callback);
+				return;
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		callback.run();
+	}
+
+	/**
+	 * Drop a callback that is no longer wanted (its pause ended first).
+	 * @param callback the callback given to {@link #whenAnnounced}
+	 */
+	void forget(Runnable callback) {
+		this.lock.lock();
+		try {
+			this.callbacks.remove(callback);
 		}
 		finally {
 			this.lock.unlock();
@@ -104,14 +152,15 @@ public final class ReleaseSignal {
 	}
 
 	/**
-	 * Return how many threads wait for a release message of this key: a test's handshake
-	 * that a waiter is parked on Redis's answer, not still on its way there.
-	 * @return the number of waiting threads
+	 * Return how many threads and asynchronous acquisitions wait for a release message of
+	 * this key: a test's handshake that a waiter is parked on Redis's answer, not still
+	 * on its way there.
+	 * @return the number of waiters
 	 */
 	public int waiters() {
 		this.lock.lock();
 		try {
-			return this.releaseWaiters;
+			return this.releaseWaiters + this.callbacks.size();
 		}
 		finally {
 			this.lock.unlock();

@@ -82,17 +82,10 @@ final class RenewalBatches {
 	 * cannot undo what a release writes; but no longer than a deadline.
 	 */
 	void awaitRenewalOf(Hold hold, long deadlineNanos) {
-		Batch batch;
-		this.batchLock.lock();
-		try {
-			batch = this.inFlight;
-		}
-		finally {
-			this.batchLock.unlock();
-		}
-		if (batch != null && batch.holds().contains(hold)) {
+		CompletableFuture<Void> renewal = renewalOf(hold);
+		if (renewal != null) {
 			try {
-				Waits.awaitUninterrupted(batch.applied(), deadlineNanos);
+				Waits.awaitUninterrupted(renewal, deadlineNanos);
 			}
 			catch (TimeoutException ex) {
 				// Redis has not answered by the holder's deadline: the hold is lost, and
@@ -102,6 +95,24 @@ final class RenewalBatches {
 				// The renewal failed: nothing to undo.
 			}
 		}
+	}
+
+	/**
+	 * Return the renewal of the hold that is out at Redis, if there is one: completed
+	 * once its answer has been applied.
+	 * @param hold the hold
+	 * @return the renewal, or {@code null}
+	 */
+	CompletableFuture<Void> renewalOf(Hold hold) {
+		Batch batch;
+		this.batchLock.lock();
+		try {
+			batch = this.inFlight;
+		}
+		finally {
+			this.batchLock.unlock();
+		}
+		return (batch != null && batch.holds().contains(hold)) ? batch.applied() : null;
 	}
 
 	long batches() {

@@ -15,9 +15,14 @@
  */
 package io.github.setnxlock.redis.engine;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -34,8 +39,12 @@ import io.github.setnxlock.redis.protocol.Lease;
  * never release, so the first in line watches its hold and takes the slot once it is
  * lost.
  * <p>
- * Waiting uses {@link Condition}s, not {@code synchronized}, so virtual threads do not
- * pin their carrier.
+ * A waiter is a parked thread (the {@link java.util.concurrent.locks.Lock} view), waiting
+ * on a {@link Condition}, not {@code synchronized}, so virtual threads do not pin their
+ * carrier; or an asynchronous claim, a future completed when the slot is handed to it,
+ * which holds no thread: what a parked first waiter does in its timed wait (watch the
+ * owner's hold, give up at its own deadline), a claim does in {@link #recheck}, which it
+ * asks its timer to call at the times the slot names.
  *
  * @author setnx-lock authors
  */
@@ -53,7 +62,7 @@ final class Slot {
 	 * How the slot was last handed over after a release in Redis. Guarded by
 	 * {@link #mutex}.
 	 */
-	private Handoff handoff = Handoff.NONE;
+	private SlotHandoff handoff = SlotHandoff.NONE;
 
 	/**
 	 * The lease handed over with the slot by a local hand-off. Guarded by {@link #mutex}.
@@ -65,7 +74,13 @@ final class Slot {
 	 * wakes the one waiter it concerns) and whether it takes a local hand-off. Guarded by
 	 * {@link #mutex}.
 	 */
-	private final LinkedHashMap<Object, Waiter> queue = new LinkedHashMap<>();
+	private final LinkedHashMap<Object, SlotWaiter> queue = new LinkedHashMap<>();
+
+	/**
+	 * Claims granted or given up under {@link #mutex}, completed once it is let go.
+	 * Guarded by {@link #mutex}.
+	 */
+	private final List<Runnable> settled = new ArrayList<>();
 
 	/** The local hand-offs of the key since it was last taken in Redis. */
 	final LocalHandoff.Run run = new LocalHandoff.Run();
@@ -96,7 +111,7 @@ final class Slot {
 				this.owner = owner;
 				return true;
 			}
-			Waiter waiter = new Waiter(this.mutex.newCondition(), takesHandoff);
+			SlotWaiter waiter = new SlotWaiter(this.mutex.newCondition(), takesHandoff, null, Waits.NO_DEADLINE, null);
 			this.queue.put(owner, waiter);
 			boolean taken = false;
 			try {
@@ -125,7 +140,7 @@ final class Slot {
 						pause = Math.min(pause, remaining);
 					}
 					try {
-						waiter.woken().awaitNanos(Math.max(pause, 1));
+						waiter.woken.awaitNanos(Math.max(pause, 1));
 					}
 					catch (InterruptedException ex) {
 						// Handed the slot meanwhile, perhaps with the key: take it, and
@@ -148,7 +163,7 @@ final class Slot {
 			}
 		}
 		finally {
-			this.mutex.unlock();
+			unlock();
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
@@ -158,13 +173,13 @@ final class Slot {
 	/**
 	 * Return, once, how the previous owner handed the slot to the caller after releasing
 	 * the key in Redis (see {@link KeyState#takeHandoff()}).
-	 * @return the hand-over, or {@link Handoff#NONE}
+	 * @return the hand-over, or {@link SlotHandoff#NONE}
 	 */
-	Handoff takeHandoff() {
+	SlotHandoff takeHandoff() {
 		this.mutex.lock();
 		try {
-			Handoff handoff = this.handoff;
-			this.handoff = Handoff.NONE;
+			SlotHandoff handoff = this.handoff;
+			this.handoff = SlotHandoff.NONE;
 			return handoff;
 		}
 		finally {
@@ -202,13 +217,13 @@ final class Slot {
 					// An announced release that ended a run of local hand-offs because a
 					// waiter elsewhere was known: that waiter's turn.
 					this.handoff = (generationBeforeRelease != KeyState.NO_HANDOFF)
-							? new Handoff(generationBeforeRelease, this.run.remoteKnown()) : Handoff.NONE;
+							? new SlotHandoff(generationBeforeRelease, this.run.remoteKnown()) : SlotHandoff.NONE;
 				}
 				wakeOwner();
 			}
 		}
 		finally {
-			this.mutex.unlock();
+			unlock();
 		}
 	}
 
@@ -223,18 +238,18 @@ final class Slot {
 		this.mutex.lock();
 		try {
 			Object next = firstWaiter();
-			if (this.owner != hold.owner() || next == null || !this.queue.get(next).takesHandoff()
+			if (this.owner != hold.owner() || next == null || !this.queue.get(next).takesHandoff
 					|| !handoff.allows(this.run, hold, System.nanoTime())) {
 				return false;
 			}
 			this.owner = next;
 			this.handedLease = hold.lease();
-			this.handoff = Handoff.NONE;
+			this.handoff = SlotHandoff.NONE;
 			wakeOwner();
 			return true;
 		}
 		finally {
-			this.mutex.unlock();
+			unlock();
 		}
 	}
 
@@ -247,7 +262,7 @@ final class Slot {
 			wakeFirstWaiter();
 		}
 		finally {
-			this.mutex.unlock();
+			unlock();
 		}
 	}
 
@@ -266,51 +281,180 @@ final class Slot {
 	}
 
 	/**
-	 * Wake the slot's new owner, if it is still waiting. Called with {@link #mutex} held.
+	 * Wake the slot's new owner, if it is still waiting: signal its thread, or take its
+	 * claim out of the line and grant it. Called with {@link #mutex} held.
 	 */
 	private void wakeOwner() {
-		Waiter owner = (this.owner != null) ? this.queue.get(this.owner) : null;
-		if (owner != null) {
-			owner.woken().signal();
+		SlotWaiter owner = (this.owner != null) ? this.queue.get(this.owner) : null;
+		if (owner == null) {
+			return;
 		}
+		if (owner.granted == null) {
+			owner.woken.signal();
+			return;
+		}
+		this.queue.remove(this.owner);
+		settle(owner, true);
 	}
 
 	/**
 	 * Wake the first waiter that is not the slot's owner: the only one that bounds its
 	 * wait by the owner's hold and takes the slot from an owner whose hold is lost. The
-	 * others wait their turn, each until its own time is up. Called with {@link #mutex}
-	 * held.
+	 * others wait their turn, each until its own time is up. A claim there looks at once
+	 * (see {@link #recheck}). Called with {@link #mutex} held.
 	 */
 	private void wakeFirstWaiter() {
-		for (Map.Entry<Object, Waiter> waiter : this.queue.entrySet()) {
+		for (Map.Entry<Object, SlotWaiter> waiter : this.queue.entrySet()) {
 			if (waiter.getKey() != this.owner) {
-				waiter.getValue().woken().signal();
+				if (waiter.getValue().granted == null) {
+					waiter.getValue().woken.signal();
+				}
+				else {
+					look(waiter.getKey(), waiter.getValue());
+				}
 				return;
 			}
 		}
 	}
 
-	private record Waiter(Condition woken, boolean takesHandoff) {
-
+	/**
+	 * Note a claim's outcome, to be completed once {@link #mutex} is let go (what the
+	 * claimant does next asks Redis, and may come back here). Called with the mutex held.
+	 */
+	private void settle(SlotWaiter claim, boolean granted) {
+		if (claim.recheck != null) {
+			claim.recheck.cancel(false);
+		}
+		this.settled.add(() -> claim.granted.complete(granted));
 	}
 
 	/**
-	 * How the slot passed after a release in Redis that was announced.
-	 *
-	 * @param generation the release generation noted before that release, whose message
-	 * the new owner waits for; {@link KeyState#NO_HANDOFF} when the release was not
-	 * announced
-	 * @param yieldTurn whether the new owner lets a waiter of another registry go first
-	 * (see {@link AcquireLoop#YIELD_NANOS})
+	 * Let go of {@link #mutex}, then complete the claims settled under it.
 	 */
-	record Handoff(long generation, boolean yieldTurn) {
-
-		static final Handoff NONE = new Handoff(KeyState.NO_HANDOFF, false);
-
-		boolean announced() {
-			return this.generation != KeyState.NO_HANDOFF;
+	private void unlock() {
+		List<Runnable> completions = null;
+		if (!this.settled.isEmpty() && this.mutex.getHoldCount() == 1) {
+			completions = new ArrayList<>(this.settled);
+			this.settled.clear();
 		}
+		this.mutex.unlock();
+		if (completions != null) {
+			completions.forEach(Runnable::run);
+		}
+	}
 
+	/**
+	 * Claim the slot without waiting for it: the future completes with {@code true} once
+	 * the claimant owns the slot (perhaps with the key, see {@link #takeHandedLease()}),
+	 * or {@code false} when its deadline passed first or it was {@link #withdraw
+	 * withdrawn}. It holds no thread meanwhile.
+	 * @param owner who claims the slot
+	 * @param deadlineNanos the {@link System#nanoTime()} to give up at, or
+	 * {@link Waits#NO_DEADLINE}; a deadline already passed makes one try
+	 * @param takesHandoff whether the owner takes the key handed over by a local release
+	 * @param timer schedules a call of {@link #recheck} with the owner at a given
+	 * {@link System#nanoTime()}: the claimant's deadline, or the end of the owner's hold
+	 * it watches
+	 * @return the claim's outcome
+	 */
+	CompletableFuture<Boolean> claimAsync(Object owner, long deadlineNanos, boolean takesHandoff,
+			LongFunction<Future<?>> timer) {
+		this.mutex.lock();
+		try {
+			if (this.owner == null && this.queue.isEmpty()) {
+				this.owner = owner;
+				return CompletableFuture.completedFuture(Boolean.TRUE);
+			}
+			SlotWaiter claim = new SlotWaiter(null, takesHandoff, new CompletableFuture<>(), deadlineNanos, timer);
+			this.queue.put(owner, claim);
+			look(owner, claim);
+			return claim.granted;
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Look again at an asynchronous claim (its timer calls this): give up when its
+	 * deadline passed, take the slot when it is first in line and the owner's hold is
+	 * lost, else wait on to the earlier of its deadline and the end of the owner's hold.
+	 * @param owner the claimant
+	 */
+	void recheck(Object owner) {
+		this.mutex.lock();
+		try {
+			SlotWaiter claim = this.queue.get(owner);
+			if (claim != null && claim.granted != null) {
+				claim.recheck = null;
+				claim.recheckAtNanos = Waits.NO_DEADLINE;
+				look(owner, claim);
+			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Give up an asynchronous claim.
+	 * @param owner the claimant
+	 * @return {@code false} if it owns the slot already, and must free it; {@code true}
+	 * otherwise: it was taken out of the line (its future completes with {@code false}),
+	 * or had left it already
+	 */
+	boolean withdraw(Object owner) {
+		this.mutex.lock();
+		try {
+			if (this.owner == owner) {
+				return false;
+			}
+			SlotWaiter claim = this.queue.remove(owner);
+			if (claim != null) {
+				settle(claim, false);
+				wakeFirstWaiter();
+			}
+			return true;
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * What a parked thread's timed wait does, for a claim in line. Called with
+	 * {@link #mutex} held.
+	 */
+	private void look(Object owner, SlotWaiter claim) {
+		long now = System.nanoTime();
+		long next = claim.deadlineNanos;
+		if (firstWaiter() == owner) {
+			Hold ownerHold = (this.owner != null) ? this.holds.apply(this.owner) : null;
+			if (ownerHold != null && ownerHold.isLost(now)) {
+				// The owner lost its hold and may never release: go on without it.
+				this.owner = owner;
+				this.queue.remove(owner);
+				settle(claim, true);
+				return;
+			}
+			long holdEnd = (ownerHold != null) ? ownerHold.lease().deadlineNanos() : Waits.NO_DEADLINE;
+			if (holdEnd != Waits.NO_DEADLINE && (next == Waits.NO_DEADLINE || holdEnd - next < 0)) {
+				next = holdEnd;
+			}
+		}
+		if (claim.deadlineNanos != Waits.NO_DEADLINE && claim.deadlineNanos - now <= 0) {
+			this.queue.remove(owner);
+			settle(claim, false);
+			wakeFirstWaiter();
+			return;
+		}
+		if (next != Waits.NO_DEADLINE && next != claim.recheckAtNanos) {
+			if (claim.recheck != null) {
+				claim.recheck.cancel(false);
+			}
+			claim.recheckAtNanos = next;
+			claim.recheck = claim.timer.apply(next);
+		}
 	}
 
 }

@@ -1,0 +1,337 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisCall;
+import io.github.setnxlock.redis.protocol.Attempt;
+
+/**
+ * One asynchronous acquisition in Redis: what {@link AcquireLoop#acquire} does with a
+ * parked thread, done with callbacks, so that nothing waits on a thread. Each step sends
+ * its command and returns; Redis's answer, a release message ({@link ReleaseSignal}) or a
+ * timer on the registry's scheduler runs the next. The decisions are the loop's (how long
+ * to pause after an attempt, what a failure means, undoing an attempt whose answer came
+ * too late), so both ways of waiting behave alike: same hand-over after an announced
+ * release, same turn for a waiter elsewhere, same wait time even when Redis stalls.
+ * <p>
+ * The outcome completes with the acquired attempt, {@code null} when the wait ended, or
+ * the failure; on the thread of whatever ran the last step, so it must be passed on, not
+ * handed to user code. Completing it from outside (the caller gave up) stops the steps;
+ * an attempt that acquires after that is undone.
+ *
+ * @author setnx-lock authors
+ */
+final class AsyncAcquisition {
+
+	private final AcquireLoop loop;
+
+	private final ScheduledExecutorService timer;
+
+	private final LockKey key;
+
+	private final KeyState state;
+
+	private final String ownerToken;
+
+	private final Duration lease;
+
+	private final long waitNanos;
+
+	private final long deadline;
+
+	/** The outcome: the acquired attempt, or {@code null} when the wait ended. */
+	final CompletableFuture<Attempt> outcome = new CompletableFuture<>();
+
+	/** Whether Redis answered an attempt; written by one step at a time. */
+	private volatile boolean answered;
+
+	private RetryBackoff backoff;
+
+	/** The end of a turn given to a waiter elsewhere. */
+	private long yieldEnd;
+
+	/** The pause in progress, dropped when the outcome completes early. */
+	private volatile Pause pause;
+
+	AsyncAcquisition(AcquireLoop loop, ScheduledExecutorService timer, LockKey key, KeyState state, String ownerToken,
+			Duration lease, long startNanos, long waitNanos) {
+		this.loop = loop;
+		this.timer = timer;
+		this.key = key;
+		this.state = state;
+		this.ownerToken = ownerToken;
+		this.lease = lease;
+		this.waitNanos = waitNanos;
+		this.deadline = (waitNanos > 0) ? startNanos + waitNanos : Waits.NO_DEADLINE;
+		this.outcome.whenComplete((attempt, failure) -> {
+			Pause current = this.pause;
+			if (current != null) {
+				current.drop();
+			}
+		});
+	}
+
+	/**
+	 * Start: after a release that was announced, wait for its message first (and let a
+	 * waiter elsewhere go first when asked), as the loop does.
+	 * @return the outcome
+	 */
+	CompletableFuture<Attempt> start() {
+		SlotHandoff handoff = this.state.takeHandoff();
+		if (handoff.announced() && this.loop.messages.isListening()) {
+			pause(handoff.generation(), AcquireLoop.HANDOFF_WAIT_NANOS,
+					handoff.yieldTurn() ? this::yieldTurn : this::attempt);
+		}
+		else {
+			attempt();
+		}
+		return this.outcome;
+	}
+
+	private void attempt() {
+		if (this.outcome.isDone()) {
+			return;
+		}
+		if (this.deadline != Waits.NO_DEADLINE && this.deadline - System.nanoTime() <= 0) {
+			this.outcome.complete(null);
+			return;
+		}
+		long generation = this.state.releases.generation();
+		CompletableFuture<Attempt> answer;
+		try {
+			answer = this.loop.commands.acquire(this.key, this.ownerToken, this.lease, this.waitNanos != 0);
+		}
+		catch (RuntimeException ex) {
+			this.outcome.completeExceptionally(ex);
+			return;
+		}
+		whenAnswered(answer, this.deadline, (attempt, failure) -> answered(generation, answer, attempt, failure),
+				() -> {
+					this.loop.undoWhenAnswered(this.key, this.ownerToken, this.lease, answer);
+					if (this.answered) {
+						// The lock was held when last asked: the wait ends as contention.
+						this.outcome.complete(null);
+					}
+					else {
+						this.outcome.completeExceptionally(AcquireLoop.unanswered(this.key, new TimeoutException()));
+					}
+				});
+	}
+
+	private void answered(long generation, CompletableFuture<Attempt> answer, Attempt attempt, Throwable failure) {
+		if (this.outcome.isDone()) {
+			// Given up meanwhile: undo what the attempt may have taken.
+			this.loop.undoWhenAnswered(this.key, this.ownerToken, this.lease, answer);
+			return;
+		}
+		if (failure != null) {
+			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
+					? failure.getCause() : failure;
+			this.outcome
+				.completeExceptionally((cause instanceof RuntimeException runtime && RedisCall.mayHaveRun(cause))
+						? this.loop.failedAttempt(this.key, this.ownerToken, this.lease, runtime) : cause);
+			return;
+		}
+		if (attempt.acquired()) {
+			if (this.loop.handsOffLocally) {
+				this.state.slot.run.takenInRedis(System.nanoTime(), this.answered);
+			}
+			if (!this.outcome.complete(attempt)) {
+				this.loop.undoWhenAnswered(this.key, this.ownerToken, this.lease, answer);
+			}
+			return;
+		}
+		if (this.waitNanos == 0) {
+			this.outcome.complete(null);
+			return;
+		}
+		this.answered = true;
+		if (this.backoff == null) {
+			this.backoff = this.loop.newBackoff();
+		}
+		pause(generation, this.loop.pauseAfter(attempt, this.backoff), this::attempt);
+	}
+
+	/**
+	 * Let a waiter of another registry take the key first, as
+	 * {@link AcquireLoop#YIELD_NANOS} describes.
+	 */
+	private void yieldTurn() {
+		long end = System.nanoTime() + AcquireLoop.YIELD_NANOS;
+		this.yieldEnd = (this.deadline != Waits.NO_DEADLINE && this.deadline - end < 0) ? this.deadline : end;
+		askForMark();
+	}
+
+	private void askForMark() {
+		if (this.outcome.isDone()) {
+			return;
+		}
+		if (this.yieldEnd - System.nanoTime() <= 0) {
+			attempt();
+			return;
+		}
+		long generation = this.state.releases.generation();
+		CompletableFuture<Attempt> marked;
+		try {
+			marked = this.loop.commands.markHolder(this.key);
+		}
+		catch (RuntimeException ex) {
+			attempt();
+			return;
+		}
+		whenAnswered(marked, this.yieldEnd, (answer, failure) -> {
+			if (failure != null || (answer != Attempt.LEFT_FREE && !answer.holderAnnounces())) {
+				// A failure, or a holder that will not announce: the loop's to handle.
+				attempt();
+			}
+			else if (answer.holderAnnounces() && answer.holderTtlMillis() >= 0) {
+				pause(generation, TimeUnit.MILLISECONDS.toNanos(answer.holderTtlMillis() + 1), this::attempt);
+			}
+			else if (answer == Attempt.LEFT_FREE) {
+				pause(generation, Math.min(AcquireLoop.YIELD_RETRY_NANOS, this.yieldEnd - System.nanoTime()),
+						this::askForMark);
+			}
+			else {
+				attempt();
+			}
+		}, this::attempt);
+	}
+
+	/**
+	 * Run one of two things: what to do with an answer, or what to do when the deadline
+	 * passes first. The other never runs.
+	 */
+	private <T> void whenAnswered(CompletableFuture<T> answer, long deadlineNanos, BiConsumer<T, Throwable> then,
+			Runnable timedOut) {
+		AtomicBoolean settled = new AtomicBoolean();
+		Future<?> timeout = (deadlineNanos != Waits.NO_DEADLINE) ? schedule(() -> {
+			if (settled.compareAndSet(false, true)) {
+				timedOut.run();
+			}
+		}, deadlineNanos - System.nanoTime()) : null;
+		answer.whenComplete((value, failure) -> {
+			if (settled.compareAndSet(false, true)) {
+				if (timeout != null) {
+					timeout.cancel(false);
+				}
+				then.accept(value, failure);
+			}
+		});
+	}
+
+	/**
+	 * Run the next step at the key's next release message, or after a pause, whichever
+	 * comes first; never past the deadline.
+	 */
+	private void pause(long generation, long nanos, Runnable next) {
+		if (this.deadline != Waits.NO_DEADLINE) {
+			nanos = Math.min(nanos, this.deadline - System.nanoTime());
+		}
+		if (nanos <= 0) {
+			next.run();
+			return;
+		}
+		Pause current = new Pause(next);
+		this.pause = current;
+		// The callback first, so that a timer that fires at once finds it to forget.
+		this.state.releases.whenAnnounced(generation, current);
+		if (!current.hasFired()) {
+			Future<?> timer = schedule(current::elapsed, nanos);
+			current.timeout = timer;
+			if (timer == null) {
+				current.drop();
+			}
+			else if (current.hasFired()) {
+				timer.cancel(false);
+			}
+		}
+	}
+
+	private Future<?> schedule(Runnable task, long nanos) {
+		try {
+			return this.timer.schedule(task, Math.max(0, nanos), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			this.outcome.completeExceptionally(new IllegalStateException(
+					"Lock registry is closed: lock '" + this.key.key() + "' cannot be acquired through it any more",
+					ex));
+			return null;
+		}
+	}
+
+	/**
+	 * A pause between steps: the release message and the timer race, the first runs the
+	 * next step.
+	 */
+	private final class Pause implements Runnable {
+
+		private final AtomicBoolean fired = new AtomicBoolean();
+
+		private final Runnable next;
+
+		volatile Future<?> timeout;
+
+		Pause(Runnable next) {
+			this.next = next;
+		}
+
+		@Override
+		public void run() {
+			if (this.fired.compareAndSet(false, true)) {
+				Future<?> timer = this.timeout;
+				if (timer != null) {
+					timer.cancel(false);
+				}
+				this.next.run();
+			}
+		}
+
+		boolean hasFired() {
+			return this.fired.get();
+		}
+
+		void elapsed() {
+			if (this.fired.compareAndSet(false, true)) {
+				AsyncAcquisition.this.state.releases.forget(this);
+				this.next.run();
+			}
+		}
+
+		void drop() {
+			if (this.fired.compareAndSet(false, true)) {
+				AsyncAcquisition.this.state.releases.forget(this);
+				Future<?> timer = this.timeout;
+				if (timer != null) {
+					timer.cancel(false);
+				}
+			}
+		}
+
+	}
+
+}
