@@ -239,6 +239,16 @@ class AsynchronousMethodTests {
 	}
 
 	@Test
+	void holdAtLeastKeepsTheKeyAfterAQuickFuture() throws Exception {
+		Work work = start(Work.class);
+		assertThat(work.quick("17").get(10, TimeUnit.SECONDS)).isEqualTo("quick 17");
+		// Released, but kept in Redis for what is left of the 2 s.
+		assertThat(redis().hasKey("lock:work:17")).isTrue();
+		assertThat(redis().getExpire("lock:work:17", TimeUnit.MILLISECONDS)).isPositive();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !redis().hasKey("lock:work:17"));
+	}
+
+	@Test
 	void aLockLostBeforeTheWorkEndedFailsItsResult() {
 		Work work = start(Work.class);
 		assertThatExceptionOfType(ExecutionException.class)
@@ -273,15 +283,8 @@ class AsynchronousMethodTests {
 
 	private void assertStartUpFails(Class<?> bean, String message) {
 		assertThatExceptionOfType(BeanCreationException.class).isThrownBy(() -> start(bean))
-			.satisfies((ex) -> assertThat(causes(ex)).anySatisfy((cause) -> assertThat(cause).contains(message)));
-	}
-
-	private static List<String> causes(Throwable failure) {
-		List<String> messages = new ArrayList<>();
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			messages.add(String.valueOf(cause.getMessage()));
-		}
-		return messages;
+			.satisfies((ex) -> assertThat(StartUpFailures.causes(ex))
+				.anySatisfy((cause) -> assertThat(cause).contains(message)));
 	}
 
 	private StringRedisTemplate redis() {
@@ -462,6 +465,11 @@ class AsynchronousMethodTests {
 
 		public Flux<String> fallbackOfFlux(String id) {
 			return Flux.just("fallback " + id);
+		}
+
+		@DistributedLock(name = "work", key = "#id", holdAtLeast = "2s")
+		public CompletableFuture<String> quick(String id) {
+			return CompletableFuture.completedFuture("quick " + id);
 		}
 
 		@DistributedLock(name = "work", key = "#id", leaseTime = "200ms")

@@ -385,15 +385,8 @@ class DistributedLockAdvisorTests {
 
 	private void assertStartUpFails(Class<?> bean, String message) {
 		assertThatExceptionOfType(BeanCreationException.class).isThrownBy(() -> start(bean))
-			.satisfies((ex) -> assertThat(causes(ex)).anySatisfy((cause) -> assertThat(cause).contains(message)));
-	}
-
-	private static List<String> causes(Throwable failure) {
-		List<String> messages = new ArrayList<>();
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			messages.add(String.valueOf(cause.getMessage()));
-		}
-		return messages;
+			.satisfies((ex) -> assertThat(StartUpFailures.causes(ex))
+				.anySatisfy((cause) -> assertThat(cause).contains(message)));
 	}
 
 	private void holdElsewhere(String key, Runnable whileHeld) {

@@ -22,13 +22,14 @@ import java.time.Duration;
  *
  * @param key the lock's key, without the registry's prefix
  * @param name the lock's logical name, empty when it has none
- * @param thread the name of the holding thread
+ * @param thread the name of the holding thread; for an asynchronous hold, which no thread
+ * holds, {@code async (from <name of the thread that asked for it>)}
  * @param heldFor how long it has been held
  * @param leaseLeft how long its lease has left, as the holder counts it
  * @param fencingToken its fencing token, {@code 0} until its holder asks for one
  * @param renewed whether its lease is renewed while held
  * @param renewals how many times its lease was renewed
- * @param lost whether it was lost (its thread still owes an unlock)
+ * @param lost whether it was lost (its holder still owes an unlock or release)
  * @author setnx-lock authors
  */
 public record HeldLock(String key, String name, String thread, Duration heldFor, Duration leaseLeft, long fencingToken,
