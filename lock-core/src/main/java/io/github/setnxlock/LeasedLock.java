@@ -212,6 +212,22 @@ public interface LeasedLock extends Lock {
 	void unlockKeepingFor(Duration keep);
 
 	/**
+	 * Give the current thread's hold of this lock, taken with a lease of its own
+	 * ({@link #tryLock(Duration, Duration)}), a new lease from now: for work that turns
+	 * out to need longer. The lease replaces what was left, longer or shorter; it counts
+	 * from when the extension was sent, as a renewal's does. Waits for Redis's answer.
+	 * @param lease the new lease; positive
+	 * @throws IllegalArgumentException if the lease is not positive
+	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
+	 * @throws IllegalStateException if the registry renews the hold (taken without a
+	 * lease of its own)
+	 * @throws LockLostException if the hold was lost, or the extension found it lost; the
+	 * key is not touched, and {@link #unlock()} is still owed
+	 * @throws LockAccessException if Redis could not be reached; the hold keeps its lease
+	 */
+	void extendLease(Duration lease);
+
+	/**
 	 * Acquire the lock without a thread waiting for it, with the registry's default
 	 * lease, renewed while held.
 	 * <p>

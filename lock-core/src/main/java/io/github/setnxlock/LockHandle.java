@@ -80,6 +80,20 @@ public interface LockHandle {
 	CompletableFuture<Long> fencingTokenAsync();
 
 	/**
+	 * Give the hold a new lease from now, if it still holds the key: for a hold taken
+	 * with a lease of its own ({@link LeasedLock#acquireAsync(Duration, Duration)}),
+	 * whose holder learns that its work needs longer. The lease replaces what was left,
+	 * longer or shorter. A hold the registry renews cannot be extended this way.
+	 * @param lease the new lease; positive
+	 * @return {@code true} once extended; {@code false} if the hold was released or lost
+	 * (the key is not touched); failed with {@link LockAccessException} if Redis could
+	 * not be reached (the hold keeps its lease), or with {@link IllegalStateException}
+	 * for a renewed hold or while another extension of it is under way
+	 * @throws IllegalArgumentException if the lease is not positive
+	 */
+	CompletableFuture<Boolean> extend(Duration lease);
+
+	/**
 	 * Release the hold: delete the key in Redis if it is still this holder's, or hand it
 	 * to a waiter of the same registry. Nothing waits on a thread for Redis.
 	 * @return completed once released; failed with {@link LockLostException} if the hold

@@ -36,8 +36,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * API; the protocols on the gateway; the engine on the protocols and the gateway; the
  * operator API on the engine and the gateway; the registry on all of them; the annotation
  * support on the API alone; the Reactor adapter on the API and the annotation support's
- * exception. Read from the sources' imports and fully qualified names, so a new arrow the
- * wrong way fails here.
+ * exception; the ShedLock and Spring Integration bridges on the API alone. Read from the
+ * sources' imports and fully qualified names, so a new arrow the wrong way fails here.
  *
  * @author setnx-lock authors
  */
@@ -48,13 +48,16 @@ class PackageArrowsTests {
 	private static final String ROOT = "io.github.setnxlock";
 
 	/** What each package may use of ours, besides itself and the public API. */
-	private static final Map<String, Set<String>> ALLOWED = Map.of(ROOT, Set.of(), ROOT + ".observation", Set.of(),
-			ROOT + ".annotation", Set.of(), ROOT + ".reactor", Set.of(ROOT + ".annotation"), ROOT + ".redis.gateway",
-			Set.of(), ROOT + ".redis.protocol", Set.of(ROOT + ".redis.gateway"), ROOT + ".redis.engine",
-			Set.of(ROOT + ".redis.protocol", ROOT + ".redis.gateway", ROOT + ".observation"), ROOT + ".redis.operator",
-			Set.of(ROOT + ".redis.engine", ROOT + ".redis.gateway"), ROOT + ".redis",
-			Set.of(ROOT + ".redis.engine", ROOT + ".redis.protocol", ROOT + ".redis.gateway", ROOT + ".redis.operator",
-					ROOT + ".observation"));
+	private static final Map<String, Set<String>> ALLOWED = Map.ofEntries(Map.entry(ROOT, Set.of()),
+			Map.entry(ROOT + ".observation", Set.of()), Map.entry(ROOT + ".annotation", Set.of()),
+			Map.entry(ROOT + ".reactor", Set.of(ROOT + ".annotation")), Map.entry(ROOT + ".shedlock", Set.of()),
+			Map.entry(ROOT + ".integration", Set.of()), Map.entry(ROOT + ".redis.gateway", Set.of()),
+			Map.entry(ROOT + ".redis.protocol", Set.of(ROOT + ".redis.gateway")),
+			Map.entry(ROOT + ".redis.engine",
+					Set.of(ROOT + ".redis.protocol", ROOT + ".redis.gateway", ROOT + ".observation")),
+			Map.entry(ROOT + ".redis.operator", Set.of(ROOT + ".redis.engine", ROOT + ".redis.gateway")),
+			Map.entry(ROOT + ".redis", Set.of(ROOT + ".redis.engine", ROOT + ".redis.protocol", ROOT + ".redis.gateway",
+					ROOT + ".redis.operator", ROOT + ".observation")));
 
 	private static final Pattern REFERENCE = Pattern.compile("\\b(io\\.github\\.setnxlock(?:\\.[a-z]+)*)\\.[A-Z]");
 

@@ -141,6 +141,23 @@ final class RedisLeasedLock implements LeasedLock {
 	}
 
 	@Override
+	public void extendLease(Duration lease) {
+		LeaseLimits.check("lease", lease);
+		Hold hold = requiredHold();
+		CompletableFuture<Boolean> extension = this.engine.extend(hold, lease);
+		boolean extended;
+		try {
+			extended = extension.join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+		}
+		if (!extended) {
+			throw hold.lostException("before its lease was extended");
+		}
+	}
+
+	@Override
 	public boolean isHeldByCurrentThread() {
 		Hold hold = currentThreadHold();
 		return hold != null && !hold.isLost(System.nanoTime());

@@ -84,6 +84,15 @@ final class RedisLockHandle implements LockHandle {
 	}
 
 	@Override
+	public CompletableFuture<Boolean> extend(Duration lease) {
+		LeaseLimits.check("lease", lease);
+		if (this.released.get()) {
+			return CompletableFuture.completedFuture(false);
+		}
+		return this.engine.extend(this.hold, lease);
+	}
+
+	@Override
 	public CompletableFuture<Void> release() {
 		return releaseOnce(null);
 	}

@@ -165,6 +165,11 @@ final class AsyncHeldLock implements LeasedLock {
 	}
 
 	@Override
+	public void extendLease(Duration lease) {
+		throw new UnsupportedOperationException("Not used by the history workers");
+	}
+
+	@Override
 	public Condition newCondition() {
 		throw new UnsupportedOperationException("Not used by the history workers");
 	}

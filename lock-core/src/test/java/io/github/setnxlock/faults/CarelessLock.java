@@ -177,6 +177,11 @@ final class CarelessLock implements LeasedLock {
 	}
 
 	@Override
+	public void extendLease(Duration lease) {
+		throw new UnsupportedOperationException("CarelessLock does not extend");
+	}
+
+	@Override
 	public Condition newCondition() {
 		throw new UnsupportedOperationException("CarelessLock has no conditions");
 	}

@@ -30,7 +30,10 @@ import org.springframework.scheduling.annotation.EnableScheduling;
  * <li>{@link StockService}: a {@link io.github.setnxlock.LockRegistry} used by hand, with
  * a fencing token checked by the data it protects ({@link StockLedger});</li>
  * <li>{@link ReportJob}: a {@code @Scheduled} job that one instance runs per period, and
- * a manual trigger with a fallback.</li>
+ * a manual trigger with a fallback;</li>
+ * <li>{@link CleanupJob} and {@link LeaderConfiguration}: ShedLock's
+ * {@code @SchedulerLock} and Spring Integration's leader initiator, on setnx-lock through
+ * the starter's bridges.</li>
  * </ul>
  * Redis comes from {@link EmbeddedRedisEnvironmentPostProcessor} unless
  * {@code sample.redis.embedded=false}.

@@ -40,6 +40,7 @@ import io.github.setnxlock.sample.SampleHttp.Reply;
 import io.github.setnxlock.test.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The sample's promises, over HTTP against the running application and its embedded
@@ -77,6 +78,9 @@ class SampleApplicationTests {
 
 	@Autowired
 	private Environment environment;
+
+	@Autowired
+	private CleanupJob cleanup;
 
 	private SampleHttp http;
 
@@ -281,6 +285,24 @@ class SampleApplicationTests {
 			lock.unlock();
 		}
 		assertThat(this.http.get("/actuator/locks").<List<String>>json("$.held[*].key")).doesNotContain(key);
+	}
+
+	@Test
+	void theShedLockJobRunsOnceWithinItsLockAtLeastFor() {
+		long before = this.cleanup.runs().runs();
+		this.cleanup.run();
+		this.cleanup.run();
+		assertThat(this.http.get("/jobs/cleanup").number("$.runs")).isEqualTo(before + 1);
+		// Kept after the run for lockAtLeastFor, under the starter's key prefix.
+		assertThat(this.redis.execute("EXISTS", "sample:lock:shedlock:cleanup")).isEqualTo(1L);
+		this.redis.execute("DEL", "sample:lock:shedlock:cleanup");
+	}
+
+	@Test
+	void thisInstanceLeadsTheSpringIntegrationRoleOnASetnxLock() {
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.http.get("/leader").body().contains("\"leader\":true"));
+		assertThat(this.redis.execute("EXISTS", "sample:lock:" + LeaderConfiguration.ROLE)).isEqualTo(1L);
+		assertThat(this.locks.obtain(LeaderConfiguration.ROLE).isLocked()).isTrue();
 	}
 
 	@Test

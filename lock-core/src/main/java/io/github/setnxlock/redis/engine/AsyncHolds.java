@@ -269,7 +269,7 @@ final class AsyncHolds implements AutoCloseable {
 	 * Return a future that completes as the given one does, on a callback thread unless
 	 * it is complete already.
 	 */
-	private <T> CompletableFuture<T> passedOn(CompletableFuture<T> inner) {
+	<T> CompletableFuture<T> passedOn(CompletableFuture<T> inner) {
 		if (inner.isDone()) {
 			return inner.handle((value, failure) -> {
 				if (failure != null) {

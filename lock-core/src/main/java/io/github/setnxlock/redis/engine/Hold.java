@@ -85,6 +85,12 @@ public final class Hold {
 	/** The draw of the fencing token, once asked for (see {@link FencingDraws}). */
 	final AtomicReference<CompletableFuture<OptionalLong>> fenceDraw = new AtomicReference<>();
 
+	/**
+	 * An extension of the lease that is out (see {@link HoldExtensions}), completed once
+	 * applied; a release waits for it.
+	 */
+	final AtomicReference<CompletableFuture<Void>> extension = new AtomicReference<>();
+
 	/** Set when the hold is found lost after its release began. */
 	private volatile boolean foundLostWhileReleasing;
 

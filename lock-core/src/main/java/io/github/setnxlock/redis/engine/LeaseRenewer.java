@@ -27,6 +27,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -146,6 +147,15 @@ final class LeaseRenewer implements AutoCloseable {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
 		this.batches.awaitRenewalOf(hold, deadlineNanos);
+		CompletableFuture<Void> extension = hold.extension.get();
+		if (extension != null) {
+			try {
+				Waits.awaitUninterrupted(extension, deadlineNanos);
+			}
+			catch (TimeoutException ex) {
+				// Past the holder's deadline: the release goes out all the same.
+			}
+		}
 	}
 
 	/**
@@ -160,11 +170,15 @@ final class LeaseRenewer implements AutoCloseable {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
 		CompletableFuture<Void> renewal = this.batches.renewalOf(hold);
-		if (renewal == null) {
+		CompletableFuture<Void> extension = hold.extension.get();
+		if (renewal == null && extension == null) {
 			return CompletableFuture.completedFuture(null);
 		}
 		CompletableFuture<Void> done = new CompletableFuture<>();
-		renewal.whenComplete((ignored, failure) -> done.complete(null));
+		CompletableFuture
+			.allOf((renewal != null) ? renewal : CompletableFuture.completedFuture(null),
+					(extension != null) ? extension : CompletableFuture.completedFuture(null))
+			.whenComplete((ignored, failure) -> done.complete(null));
 		completeAt(done, null, deadlineNanos);
 		return done;
 	}

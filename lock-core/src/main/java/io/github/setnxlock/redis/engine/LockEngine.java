@@ -86,6 +86,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final AsyncHolds asyncHolds;
 
+	private final HoldExtensions extensions;
+
 	private volatile boolean closed;
 
 	/**
@@ -113,6 +115,7 @@ public final class LockEngine implements AutoCloseable {
 				new AbandonedAcquisitions(commands, this.renewer.scheduler), this.handoff.enabled());
 		this.observations = new HoldObservations(settings.protocol());
 		this.fencing = new FencingDraws(commands, this.renewer);
+		this.extensions = new HoldExtensions(commands, this.renewer);
 		this.asyncHolds = new AsyncHolds(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
 				this.releases, this.fencing, this.observations, this.renewalEvents);
 	}
@@ -236,6 +239,17 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public CompletableFuture<Void> releaseAsync(Hold hold, Duration keep) {
 		return this.asyncHolds.release(hold, keep);
+	}
+
+	/**
+	 * Give a hold with a lease of its own a new lease from now (see
+	 * {@link HoldExtensions}).
+	 * @param hold the hold
+	 * @param lease the new lease
+	 * @return whether it was extended, to come on a callback thread
+	 */
+	public CompletableFuture<Boolean> extend(Hold hold, Duration lease) {
+		return this.asyncHolds.passedOn(this.extensions.extend(hold, lease));
 	}
 
 	/**
