@@ -29,17 +29,22 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.spring.annotation.EnableSchedulerLock;
 import net.javacrumbs.shedlock.spring.annotation.SchedulerLock;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import io.github.setnxlock.shedlock.SetnxLockProvider;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * With ShedLock on the classpath, the starter's {@link LockProvider} locks through
@@ -75,6 +80,28 @@ class ShedLockBridgeAutoConfigurationTests {
 	}
 
 	@Test
+	void aJobsMetersCarryItsShedLockName() {
+		runner().withConfiguration(AutoConfigurations.of(SetnxLockMetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.run((context) -> {
+				LockProvider provider = context.getBean(LockProvider.class);
+				provider
+					.lock(new LockConfiguration(ClockProvider.now(), "weekly", Duration.ofSeconds(10), Duration.ZERO))
+					.orElseThrow()
+					.unlock();
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				// Listeners hear of these holds off the completing thread.
+				await().atMost(Duration.ofSeconds(5))
+					.untilAsserted(() -> assertThat(
+							meters.get("setnx.lock.hold").tags("name", "weekly", "result", "released").timer().count())
+						.isEqualTo(1));
+				assertThat(
+						meters.get("setnx.lock.acquire").tags("name", "weekly", "result", "acquired").timer().count())
+					.isEqualTo(1);
+			});
+	}
+
+	@Test
 	void anApplicationsOwnProviderWins() {
 		runner().withBean("ownProvider", LockProvider.class, () -> (configuration) -> Optional.empty())
 			.run((context) -> assertThat(context).hasSingleBean(LockProvider.class)
@@ -97,11 +124,11 @@ class ShedLockBridgeAutoConfigurationTests {
 			Job other = second.getBean(Job.class);
 			CyclicBarrier together = new CyclicBarrier(2);
 			CompletableFuture<Void> a = CompletableFuture.runAsync(() -> {
-				await(together);
+				arrive(together);
 				one.run();
 			});
 			CompletableFuture<Void> b = CompletableFuture.runAsync(() -> {
-				await(together);
+				arrive(together);
 				other.run();
 			});
 			CompletableFuture.allOf(a, b).get(30, TimeUnit.SECONDS);
@@ -115,7 +142,7 @@ class ShedLockBridgeAutoConfigurationTests {
 		}));
 	}
 
-	private static void await(CyclicBarrier barrier) {
+	private static void arrive(CyclicBarrier barrier) {
 		try {
 			barrier.await(10, TimeUnit.SECONDS);
 		}
