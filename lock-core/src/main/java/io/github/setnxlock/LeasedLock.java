@@ -221,8 +221,8 @@ public interface LeasedLock extends Lock {
 	 * @throws IllegalMonitorStateException if the current thread does not hold the lock
 	 * @throws IllegalStateException if the registry renews the hold (taken without a
 	 * lease of its own)
-	 * @throws LockLostException if the hold was lost, or the extension found it lost; the
-	 * key is not touched, and {@link #unlock()} is still owed
+	 * @throws LockLostException if the hold was lost, or the extension found it lost or
+	 * was answered after the holder's deadline; {@link #unlock()} is still owed
 	 * @throws LockAccessException if Redis could not be reached; the hold keeps its lease
 	 */
 	void extendLease(Duration lease);

@@ -85,10 +85,11 @@ public interface LockHandle {
 	 * whose holder learns that its work needs longer. The lease replaces what was left,
 	 * longer or shorter. A hold the registry renews cannot be extended this way.
 	 * @param lease the new lease; positive
-	 * @return {@code true} once extended; {@code false} if the hold was released or lost
-	 * (the key is not touched); failed with {@link LockAccessException} if Redis could
-	 * not be reached (the hold keeps its lease), or with {@link IllegalStateException}
-	 * for a renewed hold or while another extension of it is under way
+	 * @return {@code true} once extended; {@code false} if the hold was released or lost,
+	 * or the answer came after the holder's deadline (the hold is then lost); failed with
+	 * {@link LockAccessException} if Redis could not be reached (the hold keeps its
+	 * lease), or with {@link IllegalStateException} for a renewed hold or while another
+	 * extension of it is under way
 	 * @throws IllegalArgumentException if the lease is not positive
 	 */
 	CompletableFuture<Boolean> extend(Duration lease);

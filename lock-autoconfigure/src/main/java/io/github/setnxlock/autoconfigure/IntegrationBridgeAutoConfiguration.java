@@ -18,9 +18,9 @@ package io.github.setnxlock.autoconfigure;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.integration.SetnxIntegrationLockRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = SetnxLockAutoConfiguration.class)
 @ConditionalOnClass(org.springframework.integration.support.locks.LockRegistry.class)
-@ConditionalOnBean(LockRegistry.class)
+@ConditionalOnSingleCandidate(LockRegistry.class)
 public final class IntegrationBridgeAutoConfiguration {
 
 	@Bean

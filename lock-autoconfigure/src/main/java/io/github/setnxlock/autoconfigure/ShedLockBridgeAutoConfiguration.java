@@ -20,9 +20,9 @@ import net.javacrumbs.shedlock.core.LockProvider;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.shedlock.SetnxLockProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -37,7 +37,7 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = SetnxLockAutoConfiguration.class)
 @ConditionalOnClass(LockProvider.class)
-@ConditionalOnBean(LockRegistry.class)
+@ConditionalOnSingleCandidate(LockRegistry.class)
 public final class ShedLockBridgeAutoConfiguration {
 
 	@Bean

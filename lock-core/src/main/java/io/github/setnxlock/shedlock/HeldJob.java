@@ -52,10 +52,11 @@ final class HeldJob implements SimpleLock {
 
 	@Override
 	public void unlock() {
+		Duration keep = SetnxLockProvider
+			.clamped(Duration.between(ClockProvider.now(), this.configuration.getLockAtLeastUntil()));
 		spend("unlocked");
-		Duration keep = Duration.between(ClockProvider.now(), this.configuration.getLockAtLeastUntil());
 		try {
-			SetnxLockProvider.await(keep.compareTo(Duration.ofMillis(1)) >= 0 ? this.handle.releaseKeepingFor(keep)
+			SetnxLockProvider.await(keep.compareTo(Duration.ofMillis(1)) > 0 ? this.handle.releaseKeepingFor(keep)
 					: this.handle.release());
 		}
 		catch (LockLostException ex) {
@@ -71,23 +72,29 @@ final class HeldJob implements SimpleLock {
 
 	@Override
 	public Optional<SimpleLock> extend(Duration lockAtMostFor, Duration lockAtLeastFor) {
-		spend("extended");
+		// Checked before the lock is spent: a bad configuration leaves it usable.
 		LockConfiguration extended = new LockConfiguration(ClockProvider.now(), this.configuration.getName(),
 				lockAtMostFor, lockAtLeastFor);
-		boolean held;
+		Duration lease = SetnxLockProvider.leaseUntil(extended);
+		spend("extended");
 		try {
-			held = SetnxLockProvider.await(this.handle.extend(SetnxLockProvider.leaseUntil(extended)));
+			if (SetnxLockProvider.await(this.handle.extend(lease))) {
+				return Optional.of(new HeldJob(this.handle, extended));
+			}
+			// Lost: the registry forgets the hold; its release deletes nothing but ours.
+			this.handle.release();
 		}
 		catch (LockAccessException ex) {
-			logger.warn("Could not extend ShedLock lock '" + this.configuration.getName() + "'", ex);
-			held = false;
+			logger.warn(
+					"Could not extend ShedLock lock '" + this.configuration.getName() + "'; it keeps its lockAtMostFor",
+					ex);
+			// Nobody may use this lock any more, but the task may still run: the key
+			// stays
+			// to the end of the lockAtMostFor it had, and the registry forgets the hold.
+			Duration left = SetnxLockProvider
+				.clamped(Duration.between(ClockProvider.now(), this.configuration.getLockAtMostUntil()));
+			this.handle.releaseKeepingFor(left);
 		}
-		if (held) {
-			return Optional.of(new HeldJob(this.handle, extended));
-		}
-		// Nobody may use this lock any more: give the hold back, so the registry forgets
-		// it; the key, if still ours, ends with its lease.
-		this.handle.release();
 		return Optional.empty();
 	}
 

@@ -113,11 +113,18 @@ public class SetnxLockProvider implements ExtensibleLockProvider {
 	}
 
 	static Duration leaseUntil(LockConfiguration configuration) {
-		Duration lease = Duration.between(ClockProvider.now(), configuration.getLockAtMostUntil());
-		if (lease.compareTo(SHORTEST_LEASE) < 0) {
+		return clamped(Duration.between(ClockProvider.now(), configuration.getLockAtMostUntil()));
+	}
+
+	/**
+	 * Return a time within what the registry accepts: at least a millisecond, at most a
+	 * year.
+	 */
+	static Duration clamped(Duration time) {
+		if (time.compareTo(SHORTEST_LEASE) < 0) {
 			return SHORTEST_LEASE;
 		}
-		return LeaseLimits.check("lockAtMostFor", (lease.compareTo(LONGEST_LEASE) > 0) ? LONGEST_LEASE : lease);
+		return LeaseLimits.check("lockAtMostFor", (time.compareTo(LONGEST_LEASE) > 0) ? LONGEST_LEASE : time);
 	}
 
 	static <T> T await(CompletableFuture<T> answer) {

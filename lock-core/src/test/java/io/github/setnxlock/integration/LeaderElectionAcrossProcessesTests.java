@@ -48,7 +48,7 @@ class LeaderElectionAcrossProcessesTests {
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
-	private static final Duration LEASE = Duration.ofSeconds(1);
+	private static final Duration LEASE = Duration.ofSeconds(2);
 
 	private final List<Process> processes = new ArrayList<>();
 

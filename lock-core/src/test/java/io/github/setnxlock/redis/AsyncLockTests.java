@@ -337,11 +337,11 @@ class AsyncLockTests {
 	void aHoldWithALeaseOfItsOwnIsExtendedWhileHeldAndNotOnceLost() throws Exception {
 		try (TestClient client = new TestClient(server(), SetnxLockSettings.defaults())) {
 			LockHandle leased = client.registry.obtain("async:extended")
-				.acquireAsync(Duration.ZERO, Duration.ofMillis(300))
+				.acquireAsync(Duration.ZERO, Duration.ofSeconds(1))
 				.get(5, TimeUnit.SECONDS)
 				.orElseThrow();
 			assertThat(leased.extend(Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS)).isTrue();
-			Thread.sleep(600);
+			Thread.sleep(1500);
 			assertThat(leased.isHeld()).isTrue();
 			assertThat((Long) server().execute("PTTL", "lock:async:extended")).isGreaterThan(3000L);
 			// Shorter works too: the new lease replaces what was left.

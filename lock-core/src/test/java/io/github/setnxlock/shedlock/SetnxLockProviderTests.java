@@ -44,6 +44,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -160,10 +161,10 @@ class SetnxLockProviderTests {
 
 	@Test
 	void extendingKeepsTheLockPastItsFirstLockAtMostFor() throws Exception {
-		SimpleLock lock = this.provider.lock(config(this.name, Duration.ofMillis(500), Duration.ZERO)).orElseThrow();
+		SimpleLock lock = this.provider.lock(config(this.name, Duration.ofSeconds(2), Duration.ZERO)).orElseThrow();
 		SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
 		extended = extended.extend(Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
-		Thread.sleep(800);
+		Thread.sleep(2500);
 		assertLocked(this.name);
 		extended.unlock();
 		assertUnlocked(this.name);
@@ -193,22 +194,39 @@ class SetnxLockProviderTests {
 	}
 
 	@Test
-	void anExpiredLockIsNotExtendedAndItsUnlockTouchesNoNewHolder() throws Exception {
+	void anExpiredLockIsNotExtendedAndNeitherItsExtensionNorItsUnlockTouchesANewHolder() throws Exception {
 		SimpleLock expired = this.provider.lock(config(this.name, Duration.ofMillis(2), Duration.ZERO)).orElseThrow();
 		Thread.sleep(4);
 		assertThat(expired.extend(Duration.ofSeconds(10), Duration.ZERO)).isEmpty();
 		assertUnlocked(this.name);
-		SimpleLock late = this.provider.lock(config(this.name, Duration.ofMillis(200), Duration.ZERO)).orElseThrow();
+		SimpleLock lateExtender = this.provider.lock(config(this.name, Duration.ofMillis(200), Duration.ZERO))
+			.orElseThrow();
 		Thread.sleep(400);
 		SimpleLock current = this.otherApplication.lock(config(this.name, Duration.ofSeconds(10), Duration.ZERO))
 			.orElseThrow();
-		// Neither the late holder's unlock nor its extension touches the new holder's
-		// key.
-		late.unlock();
-		assertLocked(this.name);
-		SimpleLock again = this.provider.lock(config(this.name, Duration.ofMillis(200), Duration.ZERO)).orElse(null);
-		assertThat(again).isNull();
+		assertThat(lateExtender.extend(Duration.ofMinutes(5), Duration.ZERO)).isEmpty();
+		assertThat((Long) server().execute("PTTL", "lock:shedlock:" + this.name)).isBetween(1L, 10_000L);
 		current.unlock();
+		SimpleLock lateUnlocker = this.provider.lock(config(this.name, Duration.ofMillis(200), Duration.ZERO))
+			.orElseThrow();
+		Thread.sleep(400);
+		SimpleLock next = this.otherApplication.lock(config(this.name, Duration.ofSeconds(10), Duration.ZERO))
+			.orElseThrow();
+		lateUnlocker.unlock();
+		assertLocked(this.name);
+		assertThat(this.provider.lock(config(this.name, Duration.ofMillis(200), Duration.ZERO))).isEmpty();
+		next.unlock();
+		assertUnlocked(this.name);
+	}
+
+	@Test
+	void aBadExtensionLeavesTheLockUsable() {
+		SimpleLock lock = this.provider.lock(config(this.name, Duration.ofSeconds(10), Duration.ZERO)).orElseThrow();
+		// lockAtLeastFor longer than lockAtMostFor: ShedLock refuses the configuration.
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> lock.extend(Duration.ofSeconds(1), Duration.ofSeconds(2)));
+		SimpleLock extended = lock.extend(Duration.ofSeconds(10), Duration.ZERO).orElseThrow();
+		extended.unlock();
 		assertUnlocked(this.name);
 	}
 

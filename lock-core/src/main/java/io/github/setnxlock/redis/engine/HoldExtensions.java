@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostEvent.Reason;
@@ -110,17 +111,27 @@ final class HoldExtensions {
 			extended.completeExceptionally(new LockAccessException(hold.key(), "Could not extend lock '" + hold.key()
 					+ "': " + RedisCall.describe(cause) + "; the hold keeps its lease", cause));
 		}
-		else if (answer.renewed() != null) {
-			// Refused when the old lease ended before the answer came: lost by then.
-			boolean taken = hold.renewed(answer.renewed());
+		else if (answer.renewed() != null && hold.renewed(answer.renewed())) {
 			done(hold, applied);
-			extended.complete(taken);
+			extended.complete(true);
 		}
 		else {
-			this.renewer.lost(hold,
-					(answer.rejected() == ReleaseResult.EXPIRED) ? Reason.LEASE_ENDED : Reason.RENEWAL_REJECTED);
-			done(hold, applied);
-			extended.complete(false);
+			// Not ours, or an answer that came after the holder's deadline: the hold is
+			// lost. Reported from the renewal thread, as a renewal's answer is, not from
+			// the thread that answered.
+			Reason reason = (answer.renewed() != null || answer.rejected() == ReleaseResult.EXPIRED)
+					? Reason.LEASE_ENDED : Reason.RENEWAL_REJECTED;
+			Runnable lost = () -> {
+				this.renewer.lost(hold, reason);
+				done(hold, applied);
+				extended.complete(false);
+			};
+			try {
+				this.renewer.scheduler.execute(lost);
+			}
+			catch (RejectedExecutionException ex) {
+				lost.run();
+			}
 		}
 	}
 

@@ -18,22 +18,18 @@ package io.github.setnxlock.redis.engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 import io.github.setnxlock.LockAccessException;
-import io.github.setnxlock.LockListener.Acquisition.Result;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.ReleaseSubscription;
-import io.github.setnxlock.redis.protocol.Attempt;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
@@ -44,12 +40,14 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * <p>
  * An acquisition first claims its key's slot in this JVM ({@link KeyState}), so the
  * threads of one JVM settle among themselves and only one of them at a time goes to
- * Redis; then the {@link AcquireLoop} asks the protocol until it wins or its wait ends. A
- * win becomes a {@link Hold}, which the {@link LeaseRenewer} looks after, and which its
- * owner gives back through {@link #release}: to the next owner in line with the key
- * itself where {@link LocalHandoff} allows, else Redis first, then the slot, so a local
- * waiter never finds the key still there. Listeners hear of acquisitions and releases on
- * the caller's thread, and of what the renewal finds on the events thread.
+ * Redis; then the {@link AcquireLoop} asks the protocol until it wins or its wait ends
+ * ({@link ThreadHolds}, for a waiting thread; {@link AsyncHolds} does the same with
+ * callbacks). A win becomes a {@link Hold}, which the {@link LeaseRenewer} looks after,
+ * and which its owner gives back through {@link #release}: to the next owner in line with
+ * the key itself where {@link LocalHandoff} allows, else Redis first, then the slot, so a
+ * local waiter never finds the key still there. Listeners hear of a thread's acquisitions
+ * and releases on its thread, and of asynchronous ones and of what the renewal finds on
+ * the events thread.
  *
  * @author setnx-lock authors
  */
@@ -84,6 +82,8 @@ public final class LockEngine implements AutoCloseable {
 
 	private final LocalHandoff handoff;
 
+	private final ThreadHolds threadHolds;
+
 	private final AsyncHolds asyncHolds;
 
 	private final HoldExtensions extensions;
@@ -116,6 +116,8 @@ public final class LockEngine implements AutoCloseable {
 		this.observations = new HoldObservations(settings.protocol());
 		this.fencing = new FencingDraws(commands, this.renewer);
 		this.extensions = new HoldExtensions(commands, this.renewer);
+		this.threadHolds = new ThreadHolds(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
+				this.observations, this.events);
 		this.asyncHolds = new AsyncHolds(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
 				this.releases, this.fencing, this.observations, this.renewalEvents);
 	}
@@ -136,82 +138,7 @@ public final class LockEngine implements AutoCloseable {
 	public Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		checkOpen(key.key());
-		if (interruptible && Thread.interrupted()) {
-			throw new InterruptedException("Interrupted before acquiring lock '" + key.key() + "'");
-		}
-		long startNanos = System.nanoTime();
-		KeyState state = this.states.retain(key.redisKey());
-		Hold acquired = null;
-		boolean holding = false;
-		try {
-			Hold hold = state.holdOf(owner);
-			if (hold != null) {
-				if (hold.isLost(System.nanoTime())) {
-					throw hold.lostException("before this thread took it again; unlock() it to clear the hold");
-				}
-				hold.enter();
-				// The existing hold keeps its own reference to the state.
-				return hold;
-			}
-			Result result = Result.ERROR;
-			Attempt attempt = null;
-			Observation wait = this.observations.startWait(key, name);
-			try {
-				boolean renewed = explicitLease == null && this.settings.renewal();
-				if (!state.claimSlot(owner, startNanos, waitNanos, interruptible, renewed)) {
-					result = Result.TIMEOUT;
-					return null;
-				}
-				Duration lease = (explicitLease != null) ? explicitLease : this.settings.leaseTime();
-				long acquiredNanos = 0;
-				try {
-					Lease handed = state.takeHandedLease();
-					if (handed != null && handed.isExpired(System.nanoTime())) {
-						// Woken too late to use it (its renewal stopped with the released
-						// hold): the key ends with that lease, and Redis decides.
-						handed = null;
-					}
-					if (handed != null) {
-						attempt = Attempt.acquired(handed);
-						acquiredNanos = System.nanoTime();
-					}
-					else {
-						attempt = this.acquireLoop.acquire(key, state, this.ownerTokens.next(), lease, startNanos,
-								waitNanos, interruptible);
-						if (attempt != null) {
-							acquiredNanos = attempt.lease().sentNanos();
-						}
-					}
-				}
-				finally {
-					if (attempt != null) {
-						acquired = new Hold(owner, key, name, state, attempt.lease(), renewed, acquiredNanos);
-						acquired.observation = this.observations.startHold(key, name);
-					}
-					state.acquired(owner, acquired);
-					holding = acquired != null;
-					if (holding) {
-						this.renewer.renew(acquired);
-					}
-				}
-				result = (acquired != null) ? Result.ACQUIRED : Result.TIMEOUT;
-				return acquired;
-			}
-			catch (InterruptedException ex) {
-				result = Result.INTERRUPTED;
-				throw ex;
-			}
-			finally {
-				HoldObservations.stop(wait, result.name().toLowerCase(Locale.ROOT));
-				this.events.acquisitionEnded(new LockListener.Acquisition(key.key(), name, result,
-						Duration.ofNanos(System.nanoTime() - startNanos), attempt != null && attempt.tookOver()));
-			}
-		}
-		finally {
-			if (!holding) {
-				this.states.release(key.redisKey(), state);
-			}
-		}
+		return this.threadHolds.acquire(key, name, owner, explicitLease, waitNanos, interruptible);
 	}
 
 	/**
