@@ -190,21 +190,4 @@ class ShedLockBridgeAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(SetnxLockProvider.class));
 	}
 
-	/**
-	 * A registry of the application's own, which the test never asks for a lock.
-	 */
-	static final class NoLocks implements io.github.setnxlock.LockRegistry {
-
-		@Override
-		public io.github.setnxlock.LeasedLock obtain(String key) {
-			throw new UnsupportedOperationException("Not used");
-		}
-
-		@Override
-		public io.github.setnxlock.LeasedLock obtain(String key, String name) {
-			throw new UnsupportedOperationException("Not used");
-		}
-
-	}
-
 }
