@@ -20,6 +20,9 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
 
@@ -134,6 +137,45 @@ class LockObservationTests {
 				.hasLowCardinalityKeyValue("setnx.lock.name", "orders")
 				.hasLowCardinalityKeyValue("setnx.lock.result", "released")
 				.hasBeenStopped();
+		}
+		finally {
+			RedisConnections.destroy(factory);
+		}
+	}
+
+	@Test
+	void aFailingObservationHandlerNeverStopsALock() throws Exception {
+		ObservationRegistry failing = ObservationRegistry.create();
+		failing.observationConfig().observationHandler(new ObservationHandler<Observation.Context>() {
+
+			@Override
+			public void onStart(Observation.Context context) {
+				throw new IllegalStateException("handler failed on start");
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				throw new IllegalStateException("handler failed on stop");
+			}
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+		});
+		LettuceConnectionFactory factory = RedisConnections.create(redis.server(), Duration.ofSeconds(2));
+		try (SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+				SetnxLockSettings.defaults())) {
+			registry.setObservationRegistry(failing);
+			LeasedLock lock = registry.obtain("observed:badly");
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			assertThat(lock.isHeldByCurrentThread()).isTrue();
+			lock.unlock();
+			LockHandle handle = lock.acquireAsync(Duration.ofSeconds(5)).get(5, TimeUnit.SECONDS).orElseThrow();
+			handle.release().get(5, TimeUnit.SECONDS);
+			assertThat(redis.server().execute("EXISTS", "lock:observed:badly")).isEqualTo(0L);
+			assertThat(registry.operations().heldLocks()).isEmpty();
 		}
 		finally {
 			RedisConnections.destroy(factory);

@@ -17,6 +17,8 @@ package io.github.setnxlock.redis.engine;
 
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.observation.DefaultLockObservationConvention;
 import io.github.setnxlock.observation.LockObservationContext;
@@ -30,6 +32,8 @@ import io.github.setnxlock.redis.gateway.LockKey;
  * @author setnx-lock authors
  */
 final class HoldObservations {
+
+	private static final Log logger = LogFactory.getLog(HoldObservations.class);
 
 	private final String protocol;
 
@@ -61,10 +65,18 @@ final class HoldObservations {
 			// Nothing observes: skip making the context supplier on every call.
 			return Observation.NOOP;
 		}
-		return documentation
-			.observation(null, convention, () -> new LockObservationContext(key.key(), name, this.protocol),
-					observations)
-			.start();
+		try {
+			return documentation
+				.observation(null, convention, () -> new LockObservationContext(key.key(), name, this.protocol),
+						observations)
+				.start();
+		}
+		catch (RuntimeException ex) {
+			// An application's handler: the lock goes on, unobserved, rather than being
+			// taken in Redis by an acquisition that then reports a failure.
+			logger.warn("Could not start observing lock '" + key.key() + "'; it is not observed", ex);
+			return Observation.NOOP;
+		}
 	}
 
 	static void stop(Hold hold, boolean lost) {
@@ -72,10 +84,15 @@ final class HoldObservations {
 	}
 
 	static void stop(Observation observation, String result) {
-		if (observation.getContext() instanceof LockObservationContext context) {
-			context.setResult(result);
+		try {
+			if (observation.getContext() instanceof LockObservationContext context) {
+				context.setResult(result);
+			}
+			observation.stop();
 		}
-		observation.stop();
+		catch (RuntimeException ex) {
+			logger.warn("Could not stop observing a lock", ex);
+		}
 	}
 
 }
