@@ -209,8 +209,9 @@ final class AsyncHolds implements AutoCloseable {
 						Duration.ofNanos(System.nanoTime() - startNanos), attempt != null && attempt.tookOver()));
 			}
 			catch (RuntimeException ex) {
-				// An observation handler's, most likely: the hold stands all the same.
-				logger.warn("Observing an acquisition of lock '" + key.key() + "' failed", ex);
+				// Not expected (observations and listeners guard themselves); the caller
+				// hears of the acquisition all the same, below.
+				logger.warn("Recording an acquisition of lock '" + key.key() + "' failed", ex);
 			}
 			finally {
 				boolean taken = (cause != null) ? result.completeExceptionally(cause) : result.complete(hold);

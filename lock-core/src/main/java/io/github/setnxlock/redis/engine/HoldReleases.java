@@ -128,19 +128,13 @@ final class HoldReleases {
 				return CompletableFuture.completedFuture(null);
 			}
 			long generationBeforeRelease = hold.state.releases.generation();
-			CompletableFuture<ReleaseResult> answer = new CompletableFuture<>();
+			// A copy, which the deadline may complete without touching the command's own.
+			CompletableFuture<ReleaseResult> answer;
 			try {
-				send(hold, keep).whenComplete((result, failure) -> {
-					if (failure != null) {
-						answer.completeExceptionally(failure);
-					}
-					else {
-						answer.complete(result);
-					}
-				});
+				answer = send(hold, keep).copy();
 			}
 			catch (RuntimeException ex) {
-				answer.completeExceptionally(ex);
+				answer = CompletableFuture.failedFuture(ex);
 			}
 			this.renewer.completeAt(answer, null, ending.untilAfterRenewal());
 			return answer.handleAsync((result, failure) -> {
