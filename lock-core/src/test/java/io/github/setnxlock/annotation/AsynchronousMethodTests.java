@@ -427,22 +427,22 @@ class AsynchronousMethodTests {
 			return Mono.never();
 		}
 
-		@DistributedLock(name = "work", key = "#id", waitTime = "100ms")
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms")
 		public CompletableFuture<String> impatientFuture(String id) {
 			return future(id);
 		}
 
-		@DistributedLock(name = "work", key = "#id", waitTime = "100ms")
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms")
 		public Mono<String> impatientMono(String id) {
 			return mono(id);
 		}
 
-		@DistributedLock(name = "work", key = "#id", waitTime = "100ms", onFailure = OnLockFailure.SKIP)
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms", onFailure = OnLockFailure.SKIP)
 		public CompletableFuture<String> skippedFuture(String id) {
 			return future(id);
 		}
 
-		@DistributedLock(name = "work", key = "#id", waitTime = "100ms", onFailure = OnLockFailure.FALLBACK,
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms", onFailure = OnLockFailure.FALLBACK,
 				fallback = "fallback")
 		public CompletableFuture<String> fallbackFuture(String id) {
 			return future(id);
@@ -452,17 +452,17 @@ class AsynchronousMethodTests {
 			return CompletableFuture.completedFuture("fallback " + id);
 		}
 
-		@DistributedLock(name = "work", key = "#id", waitTime = "100ms", onFailure = OnLockFailure.SKIP)
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms", onFailure = OnLockFailure.SKIP)
 		public Mono<String> skippedMono(String id) {
 			return mono(id);
 		}
 
-		@DistributedLock(name = "work", key = "#id", waitTime = "100ms", onFailure = OnLockFailure.SKIP)
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms", onFailure = OnLockFailure.SKIP)
 		public Flux<String> skippedFlux(String id) {
 			return flux(id);
 		}
 
-		@DistributedLock(name = "work", key = "#id", waitTime = "100ms", onFailure = OnLockFailure.FALLBACK,
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms", onFailure = OnLockFailure.FALLBACK,
 				fallback = "fallbackOfFlux")
 		public Flux<String> fallbackFlux(String id) {
 			return flux(id);

@@ -116,7 +116,7 @@ class ReactiveLocksTests {
 		held.lock();
 		try {
 			StepVerifier
-				.create(ReactiveLocks.withLock(this.first.obtain("reactive:busy", "busy"), Duration.ofMillis(200),
+				.create(ReactiveLocks.withLock(this.first.obtain("reactive:busy", "busy"), Duration.ofSeconds(1),
 						Mono.just("never")))
 				.expectErrorSatisfies((ex) -> assertThat(ex).isInstanceOf(LockNotAcquiredException.class)
 					.hasMessageContaining("'reactive:busy'"))
