@@ -16,6 +16,7 @@
 
 package io.github.setnxlock.autoconfigure;
 
+import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -49,8 +50,10 @@ import io.github.setnxlock.redis.LockProtocol;
  * <li>{@code setnx.lock.renewals} (counter): lease renewals, by {@code result}
  * ({@code renewed}, {@code failed}).</li>
  * </ul>
- * Meters are created on first use, and {@link #preRegister(String)} creates a lock's
- * meters ahead, so dashboards show zeros rather than gaps.
+ * A lock name's meters are registered together on its first use, and looked up in a map
+ * by name afterwards rather than through the meter registry on every event;
+ * {@link #preRegister(String)} registers them ahead, so dashboards show zeros rather than
+ * gaps.
  *
  * @author setnx-lock authors
  */
@@ -62,7 +65,7 @@ public class LockMeters implements LockListener {
 
 	private final String protocol;
 
-	private final Map<String, AtomicInteger> active = new ConcurrentHashMap<>();
+	private final Map<String, NamedMeters> byName = new ConcurrentHashMap<>();
 
 	/**
 	 * Create meters for a registry's locks.
@@ -79,99 +82,118 @@ public class LockMeters implements LockListener {
 	 * @param name the lock's logical name
 	 */
 	public void preRegister(String name) {
-		for (Acquisition.Result result : Acquisition.Result.values()) {
-			acquireTimer(name, result);
-		}
-		holdTimer(name, false);
-		active(name);
-		takeovers(name);
-		renewals(name, true);
-		renewals(name, false);
-		for (LockLostEvent.Reason reason : LockLostEvent.Reason.values()) {
-			lost(name, reason);
-		}
+		meters(name);
 	}
 
 	@Override
 	public void acquisitionEnded(Acquisition acquisition) {
-		acquireTimer(acquisition.name(), acquisition.result()).record(acquisition.waited());
+		NamedMeters meters = meters(acquisition.name());
+		meters.acquire.get(acquisition.result()).record(acquisition.waited());
 		if (acquisition.result() == Acquisition.Result.ACQUIRED) {
-			active(acquisition.name()).incrementAndGet();
+			meters.active.incrementAndGet();
 			if (acquisition.tookOver()) {
-				takeovers(acquisition.name()).increment();
+				meters.takeovers.increment();
 			}
 		}
 	}
 
 	@Override
 	public void released(Release release) {
-		active(release.name()).decrementAndGet();
-		holdTimer(release.name(), release.lost()).record(release.held());
+		NamedMeters meters = meters(release.name());
+		meters.active.decrementAndGet();
+		(release.lost() ? meters.heldUntilLost : meters.heldUntilReleased).record(release.held());
 	}
 
 	@Override
 	public void renewalEnded(Renewal renewal) {
-		renewals(renewal.name(), renewal.renewed()).increment();
+		NamedMeters meters = meters(renewal.name());
+		(renewal.renewed() ? meters.renewed : meters.renewalsFailed).increment();
 	}
 
 	@Override
 	public void lockLost(LockLostEvent event) {
-		lost(event.name(), event.reason()).increment();
+		meters(event.name()).lost.get(event.reason()).increment();
 	}
 
-	private Counter lost(String name, LockLostEvent.Reason reason) {
-		return Counter.builder("setnx.lock.lost")
-			.description("Holds lost before their release")
-			.tag("name", tagValue(name))
-			.tag("reason", reason.name().toLowerCase(Locale.ROOT).replace('_', '-'))
-			.register(this.registry);
+	private NamedMeters meters(String name) {
+		String tag = name.isEmpty() ? UNNAMED : name;
+		NamedMeters meters = this.byName.get(tag);
+		return (meters != null) ? meters : this.byName.computeIfAbsent(tag, this::register);
 	}
 
-	private Timer acquireTimer(String name, Acquisition.Result result) {
-		return Timer.builder("setnx.lock.acquire")
-			.description("Acquisitions of locks in Redis, timed from the call to its end")
-			.tag("name", tagValue(name))
-			.tag("result", result.name().toLowerCase(Locale.ROOT))
-			.tag("protocol", this.protocol)
-			.register(this.registry);
+	private NamedMeters register(String tag) {
+		return new NamedMeters(tag, this.registry, this.protocol);
 	}
 
-	private Timer holdTimer(String name, boolean lost) {
-		return Timer.builder("setnx.lock.hold")
-			.description("How long holds of locks lasted")
-			.tag("name", tagValue(name))
-			.tag("result", lost ? "lost" : "released")
-			.register(this.registry);
-	}
+	/**
+	 * The meters of one lock name.
+	 */
+	private static final class NamedMeters {
 
-	private Counter takeovers(String name) {
-		return Counter.builder("setnx.lock.takeovers")
-			.description("Acquisitions that took over a holder's expired claim")
-			.tag("name", tagValue(name))
-			.register(this.registry);
-	}
+		private final Map<Acquisition.Result, Timer> acquire = new EnumMap<>(Acquisition.Result.class);
 
-	private Counter renewals(String name, boolean renewed) {
-		return Counter.builder("setnx.lock.renewals")
-			.description("Lease renewals of held locks")
-			.tag("name", tagValue(name))
-			.tag("result", renewed ? "renewed" : "failed")
-			.register(this.registry);
-	}
+		private final Timer heldUntilReleased;
 
-	private AtomicInteger active(String name) {
-		return this.active.computeIfAbsent(tagValue(name), (tag) -> {
-			AtomicInteger holds = new AtomicInteger();
-			Gauge.builder("setnx.lock.active", holds, AtomicInteger::get)
+		private final Timer heldUntilLost;
+
+		private final AtomicInteger active = new AtomicInteger();
+
+		private final Counter takeovers;
+
+		private final Counter renewed;
+
+		private final Counter renewalsFailed;
+
+		private final Map<LockLostEvent.Reason, Counter> lost = new EnumMap<>(LockLostEvent.Reason.class);
+
+		NamedMeters(String name, MeterRegistry registry, String protocol) {
+			for (Acquisition.Result result : Acquisition.Result.values()) {
+				this.acquire.put(result,
+						Timer.builder("setnx.lock.acquire")
+							.description("Acquisitions of locks in Redis, timed from the call to its end")
+							.tag("name", name)
+							.tag("result", result.name().toLowerCase(Locale.ROOT))
+							.tag("protocol", protocol)
+							.register(registry));
+			}
+			this.heldUntilReleased = holdTimer(name, "released", registry);
+			this.heldUntilLost = holdTimer(name, "lost", registry);
+			Gauge.builder("setnx.lock.active", this.active, AtomicInteger::get)
 				.description("Holds of locks in this JVM")
-				.tag("name", tag)
-				.register(this.registry);
-			return holds;
-		});
-	}
+				.tag("name", name)
+				.register(registry);
+			this.takeovers = Counter.builder("setnx.lock.takeovers")
+				.description("Acquisitions that took over a holder's expired claim")
+				.tag("name", name)
+				.register(registry);
+			this.renewed = renewals(name, "renewed", registry);
+			this.renewalsFailed = renewals(name, "failed", registry);
+			for (LockLostEvent.Reason reason : LockLostEvent.Reason.values()) {
+				this.lost.put(reason,
+						Counter.builder("setnx.lock.lost")
+							.description("Holds lost before their release")
+							.tag("name", name)
+							.tag("reason", reason.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+							.register(registry));
+			}
+		}
 
-	private static String tagValue(String name) {
-		return name.isEmpty() ? UNNAMED : name;
+		private static Timer holdTimer(String name, String result, MeterRegistry registry) {
+			return Timer.builder("setnx.lock.hold")
+				.description("How long holds of locks lasted")
+				.tag("name", name)
+				.tag("result", result)
+				.register(registry);
+		}
+
+		private static Counter renewals(String name, String result, MeterRegistry registry) {
+			return Counter.builder("setnx.lock.renewals")
+				.description("Lease renewals of held locks")
+				.tag("name", name)
+				.tag("result", result)
+				.register(registry);
+		}
+
 	}
 
 }

@@ -38,6 +38,8 @@ import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.LockTimings;
+import io.github.setnxlock.observation.LockHoldObservationConvention;
+import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.LocalHandoffSettings;
 import io.github.setnxlock.redis.SetnxLockSettings;
@@ -49,7 +51,9 @@ import io.github.setnxlock.redis.operator.LockOperations;
  * methods, from {@link SetnxLockProperties}. The registry reports to every
  * {@link LockListener} bean, and publishes each lost lock as a
  * {@link io.github.setnxlock.LockLostEvent} application event for {@code @EventListener}
- * methods; with an {@link ObservationRegistry}, waits for locks and holds are observed.
+ * methods; with an {@link ObservationRegistry}, waits for locks and holds are observed,
+ * named and tagged by the application's {@link LockWaitObservationConvention} and
+ * {@link LockHoldObservationConvention} beans (a single or primary bean of each type).
  * Nothing here talks to Redis, so the application starts while Redis is down; invalid
  * settings fail start-up with the name of the property.
  *
@@ -65,12 +69,16 @@ public final class SetnxLockAutoConfiguration {
 	@ConditionalOnMissingBean(LockRegistry.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties,
-			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry) {
+			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockWaitObservationConvention> waitConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
 		SetnxLockSettings settings = settings(properties);
 		CommandTimeoutCheck.warnIfNotShorter(connectionFactory, settings.leaseTime());
 		SetnxLockRegistry registry = new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings,
 				listeners.orderedStream().toList());
 		observationRegistry.ifAvailable(registry::setObservationRegistry);
+		waitConvention.ifUnique(registry::setWaitObservationConvention);
+		holdConvention.ifUnique(registry::setHoldObservationConvention);
 		return registry;
 	}
 

@@ -17,6 +17,7 @@
 package io.github.setnxlock.autoconfigure;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.MeterObservationHandler;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -26,15 +27,20 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.DistributedLockAdvisor;
+import io.github.setnxlock.observation.LockObservationContext;
 
 /**
  * Auto-configures {@link LockMeters} when Micrometer and a {@link MeterRegistry} are
  * there, unless {@code setnx.lock.metrics.enabled=false}. The lock registry reports to
  * them as to every other {@link io.github.setnxlock.LockListener} bean; the meters of
- * every {@code @DistributedLock} are registered at start-up.
+ * every {@code @DistributedLock} are registered at start-up. With Micrometer's
+ * observations, lock observations are kept from Boot's default meter handler, which would
+ * time the phases a second time ({@link LockObservationsMeteredByLockMeters}).
  *
  * @author setnx-lock authors
  */
@@ -49,6 +55,12 @@ public final class SetnxLockMetricsAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockMeters setnxLockMeters(MeterRegistry meterRegistry, SetnxLockProperties properties) {
 		return new LockMeters(meterRegistry, properties.getProtocol());
+	}
+
+	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	MeterObservationHandler<LockObservationContext> setnxLockObservationsMeteredByLockMeters() {
+		return new LockObservationsMeteredByLockMeters();
 	}
 
 	@Bean

@@ -92,7 +92,8 @@ class SetnxLockMetricsAutoConfigurationTests {
 			assertThat(meters.get("setnx.lock.hold").tags("name", "orders", "result", "released").timer().count())
 				.isEqualTo(4);
 			assertThat(meters.get("setnx.lock.active").tag("name", "orders").gauge().value()).isZero();
-			assertThat(meters.get("setnx.lock.acquire").tag("name", "unnamed").timer().count()).isEqualTo(1);
+			assertThat(meters.get("setnx.lock.acquire").tags("name", "unnamed", "result", "acquired").timer().count())
+				.isEqualTo(1);
 			assertThat(meters.getMeters())
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isIn("orders", "unnamed"));
 		});

@@ -26,7 +26,8 @@ import io.github.setnxlock.observation.LockObservationDocumentation.LowCardinali
 /**
  * The default names and key values of lock observations: {@code setnx.lock.wait} and
  * {@code setnx.lock.held}, tagged with the lock's name, protocol and result, and its key
- * as a high-cardinality value.
+ * as a high-cardinality value. {@link Waits} and {@link Holds} are the defaults of the
+ * two observations; an application that wants other names or tags extends them.
  *
  * @author setnx-lock authors
  */
@@ -46,16 +47,16 @@ public class DefaultLockObservationConvention implements ObservationConvention<L
 	 * Return the convention of waits for a lock.
 	 * @return the convention
 	 */
-	public static DefaultLockObservationConvention forWaits() {
-		return new DefaultLockObservationConvention("setnx.lock.wait");
+	public static Waits forWaits() {
+		return new Waits("setnx.lock.wait");
 	}
 
 	/**
 	 * Return the convention of holds of a lock.
 	 * @return the convention
 	 */
-	public static DefaultLockObservationConvention forHolds() {
-		return new DefaultLockObservationConvention("setnx.lock.held");
+	public static Holds forHolds() {
+		return new Holds("setnx.lock.held");
 	}
 
 	@Override
@@ -86,6 +87,36 @@ public class DefaultLockObservationConvention implements ObservationConvention<L
 	@Override
 	public boolean supportsContext(Observation.Context context) {
 		return context instanceof LockObservationContext;
+	}
+
+	/**
+	 * The default convention of waits for locks.
+	 */
+	public static class Waits extends DefaultLockObservationConvention implements LockWaitObservationConvention {
+
+		/**
+		 * Create the convention of waits under a name of its own.
+		 * @param name the observation's name
+		 */
+		public Waits(String name) {
+			super(name);
+		}
+
+	}
+
+	/**
+	 * The default convention of holds of locks.
+	 */
+	public static class Holds extends DefaultLockObservationConvention implements LockHoldObservationConvention {
+
+		/**
+		 * Create the convention of holds under a name of its own.
+		 * @param name the observation's name
+		 */
+		public Holds(String name) {
+			super(name);
+		}
+
 	}
 
 }

@@ -27,7 +27,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.observation.DefaultLockObservationConvention;
+import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockObservationDocumentation;
+import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.engine.EngineSettings;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
@@ -127,6 +130,10 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	private final LockEngine engine;
 
 	private final LockOperations operations;
+
+	private volatile LockWaitObservationConvention waitConvention;
+
+	private volatile LockHoldObservationConvention holdConvention;
 
 	/**
 	 * Create a registry with {@link SetnxLockSettings#defaults() the default settings}.
@@ -238,6 +245,28 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	public void setObservationRegistry(ObservationRegistry observationRegistry) {
 		this.engine.setObservationRegistry(
 				Objects.requireNonNull(observationRegistry, "observationRegistry must not be null"));
+	}
+
+	/**
+	 * Name and tag the observations of waits with the application's convention instead of
+	 * {@link DefaultLockObservationConvention#forWaits()}.
+	 * @param convention the convention, or {@code null} for the default (or a global
+	 * convention of the observation registry)
+	 */
+	public void setWaitObservationConvention(LockWaitObservationConvention convention) {
+		this.waitConvention = convention;
+		this.engine.setObservationConventions(this.waitConvention, this.holdConvention);
+	}
+
+	/**
+	 * Name and tag the observations of holds with the application's convention instead of
+	 * {@link DefaultLockObservationConvention#forHolds()}.
+	 * @param convention the convention, or {@code null} for the default (or a global
+	 * convention of the observation registry)
+	 */
+	public void setHoldObservationConvention(LockHoldObservationConvention convention) {
+		this.holdConvention = convention;
+		this.engine.setObservationConventions(this.waitConvention, this.holdConvention);
 	}
 
 	/**

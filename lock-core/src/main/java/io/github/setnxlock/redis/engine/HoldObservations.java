@@ -16,18 +16,22 @@
 package io.github.setnxlock.redis.engine;
 
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.observation.DefaultLockObservationConvention;
 import io.github.setnxlock.observation.LockObservationContext;
+import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockObservationDocumentation;
+import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.gateway.LockKey;
 
 /**
  * Observes waits for locks and holds of them ({@link LockObservationDocumentation}), once
- * an observation registry is set.
+ * an observation registry is set, under the application's conventions where it gave them,
+ * else the registry's global ones or the defaults.
  *
  * @author setnx-lock authors
  */
@@ -35,9 +39,17 @@ final class HoldObservations {
 
 	private static final Log logger = LogFactory.getLog(HoldObservations.class);
 
+	private static final DefaultLockObservationConvention DEFAULT_WAITS = DefaultLockObservationConvention.forWaits();
+
+	private static final DefaultLockObservationConvention DEFAULT_HOLDS = DefaultLockObservationConvention.forHolds();
+
 	private final String protocol;
 
 	private volatile ObservationRegistry registry = ObservationRegistry.NOOP;
+
+	private volatile LockWaitObservationConvention waitConvention;
+
+	private volatile LockHoldObservationConvention holdConvention;
 
 	HoldObservations(String protocol) {
 		this.protocol = protocol;
@@ -47,19 +59,25 @@ final class HoldObservations {
 		this.registry = registry;
 	}
 
+	void setConventions(LockWaitObservationConvention wait, LockHoldObservationConvention hold) {
+		this.waitConvention = wait;
+		this.holdConvention = hold;
+	}
+
 	Observation startWait(LockKey key, String name) {
-		return start(LockObservationDocumentation.WAIT, DefaultLockObservationConvention.forWaits(), key, name);
+		return start(LockObservationDocumentation.WAIT, this.waitConvention, DEFAULT_WAITS, key, name);
 	}
 
 	Observation startHold(LockKey key, String name) {
-		return start(LockObservationDocumentation.HOLD, DefaultLockObservationConvention.forHolds(), key, name);
+		return start(LockObservationDocumentation.HOLD, this.holdConvention, DEFAULT_HOLDS, key, name);
 	}
 
 	/**
 	 * Start an observation; its context is only made when something observes.
 	 */
-	private Observation start(LockObservationDocumentation documentation, DefaultLockObservationConvention convention,
-			LockKey key, String name) {
+	private Observation start(LockObservationDocumentation documentation,
+			ObservationConvention<LockObservationContext> convention,
+			ObservationConvention<LockObservationContext> defaultConvention, LockKey key, String name) {
 		ObservationRegistry observations = this.registry;
 		if (observations.isNoop()) {
 			// Nothing observes: skip making the context supplier on every call.
@@ -67,8 +85,8 @@ final class HoldObservations {
 		}
 		try {
 			return documentation
-				.observation(null, convention, () -> new LockObservationContext(key.key(), name, this.protocol),
-						observations)
+				.observation(convention, defaultConvention,
+						() -> new LockObservationContext(key.key(), name, this.protocol), observations)
 				.start();
 		}
 		catch (RuntimeException ex) {

@@ -73,7 +73,8 @@ final class HoldReleases {
 	 * small margin whatever the command timeout: past it the hold counts as lost.
 	 * @param hold the hold
 	 * @param keep how long the key stays after the release, or {@code null} to delete it
-	 * @throws LockLostException if the hold was lost before the release
+	 * @throws LockLostException if the hold was lost before the release (a failure to
+	 * reach Redis then is suppressed in it)
 	 * @throws LockAccessException if Redis could not be reached; the hold ends all the
 	 * same, and its key with its lease
 	 */
@@ -233,11 +234,17 @@ final class HoldReleases {
 		boolean lost = lostBefore || ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
 		HoldObservations.stop(hold, lost);
 		events.ended(hold, lost);
+		if (lostBefore) {
+			// Known lost before the release began: that is the caller's news, whether or
+			// not Redis answered the release that tidies up after it.
+			LockLostException lostException = hold.lostException("before unlock()");
+			if (failure != null) {
+				lostException.addSuppressed(failure);
+			}
+			return lostException;
+		}
 		if (failure != null) {
 			return failure;
-		}
-		if (lostBefore) {
-			return hold.lostException("before unlock()");
 		}
 		if (result == ReleaseResult.NOT_OURS) {
 			events.lost(hold, Reason.RELEASE_FOUND_ANOTHER_OWNER);

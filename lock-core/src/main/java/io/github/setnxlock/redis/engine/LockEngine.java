@@ -27,6 +27,8 @@ import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.observation.LockHoldObservationConvention;
+import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.ReleaseSubscription;
@@ -293,6 +295,15 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public void setObservationRegistry(ObservationRegistry registry) {
 		this.observations.setRegistry(registry);
+	}
+
+	/**
+	 * Name and tag observations with the application's conventions.
+	 * @param wait the convention of waits, or {@code null} for the default
+	 * @param hold the convention of holds, or {@code null} for the default
+	 */
+	public void setObservationConventions(LockWaitObservationConvention wait, LockHoldObservationConvention hold) {
+		this.observations.setConventions(wait, hold);
 	}
 
 	/**
