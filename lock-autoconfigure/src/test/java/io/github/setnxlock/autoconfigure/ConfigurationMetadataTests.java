@@ -36,20 +36,20 @@ import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepos
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The IDE metadata that the configuration processor writes and the README's reference
- * table describe the same properties, with the same defaults, and every property has a
- * description.
+ * The IDE metadata that the configuration processor writes and the reference table of
+ * {@code docs/configuration.md} (its {@code setnx.lock.*} section) describe the same
+ * properties, with the same defaults, and every property has a description.
  *
  * @author setnx-lock authors
  */
 class ConfigurationMetadataTests {
 
-	private static final Pattern README_ROW = Pattern.compile("^\\| `(setnx\\.lock\\.[^`]+)` \\| *`?([^`|]*?)`? *\\|",
+	private static final Pattern TABLE_ROW = Pattern.compile("^\\| `(setnx\\.lock\\.[^`]+)` \\| *`?([^`|]*?)`? *\\|",
 			Pattern.MULTILINE);
 
 	private static Map<String, ConfigurationMetadataProperty> metadata;
 
-	private static Map<String, String> readme;
+	private static Map<String, String> documented;
 
 	@BeforeAll
 	static void read() throws IOException {
@@ -67,14 +67,14 @@ class ConfigurationMetadataTests {
 				metadata.put(name, property);
 			}
 		});
-		readme = new LinkedHashMap<>();
-		String readmeText = Files.readString(Path.of("..", "README.md"), StandardCharsets.UTF_8);
-		int reference = readmeText.indexOf("## Configuration reference");
-		assertThat(reference).as("the README's configuration reference").isNotNegative();
-		int next = readmeText.indexOf("\n## ", reference + 1);
-		Matcher row = README_ROW.matcher(readmeText.substring(reference, (next < 0) ? readmeText.length() : next));
+		documented = new LinkedHashMap<>();
+		String page = Files.readString(Path.of("..", "docs", "configuration.md"), StandardCharsets.UTF_8);
+		int reference = page.indexOf("\n## `setnx.lock.*`");
+		assertThat(reference).as("the setnx.lock.* table of docs/configuration.md").isNotNegative();
+		int next = page.indexOf("\n## ", reference + 1);
+		Matcher row = TABLE_ROW.matcher(page.substring(reference, (next < 0) ? page.length() : next));
 		while (row.find()) {
-			readme.put(row.group(1), row.group(2).trim());
+			documented.put(row.group(1), row.group(2).trim());
 		}
 	}
 
@@ -88,25 +88,25 @@ class ConfigurationMetadataTests {
 	}
 
 	@Test
-	void theReadmeTableListsEveryPropertyAndNoOther() {
-		assertThat(readme.keySet().stream().map(ConfigurationMetadataTests::metadataName).distinct())
+	void theReferenceTableListsEveryPropertyAndNoOther() {
+		assertThat(documented.keySet().stream().map(ConfigurationMetadataTests::metadataName).distinct())
 			.containsExactlyInAnyOrderElementsOf(metadata.keySet());
 	}
 
 	@Test
-	void theReadmeTableShowsTheDefaults() {
-		readme.forEach((name, shown) -> {
+	void theReferenceTableShowsTheDefaults() {
+		documented.forEach((name, shown) -> {
 			Object declared = metadata.get(metadataName(name)).getDefaultValue();
 			assertThat(shown).as(name).isEqualTo((declared != null) ? declared.toString() : "");
 		});
 	}
 
 	/**
-	 * Map a README name to the metadata's: the per-lock rows
+	 * Map a documented name to the metadata's: the per-lock rows
 	 * ({@code setnx.lock.locks[<name>].wait-time}) are entries of the map property.
 	 */
-	private static String metadataName(String readmeName) {
-		return readmeName.startsWith("setnx.lock.locks[") ? "setnx.lock.locks" : readmeName;
+	private static String metadataName(String documentedName) {
+		return documentedName.startsWith("setnx.lock.locks[") ? "setnx.lock.locks" : documentedName;
 	}
 
 }
