@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * counter lives; once it is lost as well (a restart without persistence), tokens fall
  * back to the clock and are lower than tokens already handed out, until the clock passes
  * them. A resource that checks tokens then refuses the new holders for that while: it
- * stays safe, not available. The README's "Guarantees and limits" says so.
+ * stays safe, not available. docs/guarantees.md says so.
  *
  * @author setnx-lock authors
  */

@@ -24,7 +24,7 @@ import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 
 /**
- * The Redis ACL user with only the rights a registry needs, as the README's "Running as a
+ * The Redis ACL user with only the rights a registry needs, as docs/topologies.md, "Running as a
  * least-privilege Redis user" lists them: created on a test server through its own
  * (default user's) connection, and signed in to by the registry under test.
  *
@@ -41,7 +41,7 @@ final class LeastPrivilegeUser {
 
 	/**
 	 * Return the ACL rules a registry with the given settings needs, one string per rule,
-	 * in the order the README gives them.
+	 * in the order docs/topologies.md gives them.
 	 * @param settings the registry's settings
 	 * @return the rules
 	 */
