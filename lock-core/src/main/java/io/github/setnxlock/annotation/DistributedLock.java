@@ -64,16 +64,42 @@ import java.lang.annotation.Target;
  * others skip it; {@link #holdAtLeast()} keeps a fast job from running again on another
  * instance within the same period.
  * <p>
- * <b>Checked at start-up.</b> The expression's syntax, the durations, the fallback
- * method, the return type (a primitive cannot be skipped) and the method's modifiers (a
- * {@code private}, {@code static} or {@code final} method cannot be intercepted) are
- * checked when the bean is created, so a mistake stops the application from starting with
- * a message naming the method. Only calls through the Spring proxy are locked: a call
- * from another method of the same object is not.
+ * <b>Checked at start-up.</b> The expression's syntax and the variables it reads (a
+ * {@code #orderId} where the parameter is {@code id} is refused, with the valid names),
+ * the durations, the fallback method, the return type (a primitive cannot be skipped) and
+ * the method's modifiers (a {@code private}, {@code static} or {@code final} method
+ * cannot be intercepted) are checked when the bean is created, so a mistake stops the
+ * application from starting with a message naming the method. A duration written as a
+ * bare number other than zero (milliseconds: {@code leaseTime = "5"} is 5 ms) and a
+ * {@code leaseTime} under one second are logged as warnings then, one line per method.
+ * Only calls through the Spring proxy are locked: a call from another method of the same
+ * object is not.
+ * <p>
+ * <b>Composed annotations.</b> {@code @DistributedLock} may annotate an annotation of the
+ * application's own, which then stands for it on methods; that annotation may expose
+ * attributes with {@link org.springframework.core.annotation.AliasFor @AliasFor}:
+ * <pre class="code">
+ * &#64;Retention(RetentionPolicy.RUNTIME)
+ * &#64;Target(ElementType.METHOD)
+ * &#64;DistributedLock(name = "order", waitTime = "0s")
+ * public &#64;interface OrderLock {
+ *
+ *     &#64;AliasFor(annotation = DistributedLock.class, attribute = "key")
+ *     String key() default "#id";
+ *
+ * }
+ * </pre>
+ * <p>
+ * <b>Arguments stay out of messages.</b> The key is made of the call's arguments, which
+ * may be personal data, so the exceptions and log lines of the annotation's advice name
+ * the lock's {@link #name()} and the method, never the key or an argument's value; the
+ * key remains available as {@link LockNotAcquiredException#getKey()}. Exceptions of the
+ * registry that reach the caller (such as a
+ * {@link io.github.setnxlock.LockLostException}) are passed on as they are.
  *
  * @author setnx-lock authors
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface DistributedLock {
@@ -93,8 +119,8 @@ public @interface DistributedLock {
 	 * {@code #name} when the code is compiled with {@code -parameters};
 	 * {@code #root.method} and {@code #root.target} are there too, and {@code @bean}
 	 * names a bean. The value must not be {@code null}; arrays are rendered by content,
-	 * and an object without a {@code toString()} of its own is rejected. Empty means the
-	 * name alone is the key.
+	 * and an object without a {@code toString()} of its own is rejected. A variable the
+	 * method does not offer fails start-up. Empty means the name alone is the key.
 	 * @return the expression
 	 */
 	String key() default "";

@@ -31,7 +31,7 @@ import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.expression.EvaluationException;
+import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.util.ObjectUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
@@ -105,7 +105,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockNotAcquiredException(locked.name, key, wait, ex);
+			throw LockNotAcquiredException.of(locked, key, wait, ex);
 		}
 		if (!acquired) {
 			return notAcquired(locked, target, invocation.getArguments(), key, wait, locked.skippedResult());
@@ -141,38 +141,46 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 			context.setBeanResolver(new BeanFactoryResolver(this.beanFactory));
 		}
 		Object value;
+		String text;
 		try {
 			value = locked.key.getValue(context);
+			text = rendered(value);
 		}
-		catch (EvaluationException ex) {
+		catch (RuntimeException ex) {
+			// What the expression or a toString() threw may quote an argument's value, so
+			// it is only the cause, and the message names the expression and the method.
+			String reason = (ex instanceof SpelEvaluationException spel) ? spel.getMessageCode().name()
+					: ex.getClass().getName();
 			throw new IllegalArgumentException("Could not evaluate key '" + locked.keyText + "' of @DistributedLock on "
-					+ LockedMethod.describe(locked.method) + ": " + ex.getMessage(), ex);
+					+ LockedMethod.describe(locked.method) + " (" + reason + ")", ex);
 		}
-		String text = keyText(locked, value, arguments);
+		if (value != null && text == null) {
+			// Object.toString() names the instance, so equal values would never contend.
+			throw new IllegalArgumentException(keyProblem(locked) + "evaluated to a " + value.getClass().getName()
+					+ ", which has no toString() of its own; use one of its properties, such as its id");
+		}
+		if (text == null || text.isEmpty()) {
+			throw new IllegalArgumentException(keyProblem(locked) + "evaluated to " + ((text == null) ? "null" : "''"));
+		}
 		return locked.name + ":" + text;
 	}
 
-	private static String keyText(LockedMethod locked, Object value, Object[] arguments) {
-		String text = null;
-		if (value != null && value.getClass().isArray()) {
-			text = ObjectUtils.nullSafeToString(value);
+	/**
+	 * Return the text of a key's value: an array's elements, or what its own
+	 * {@code toString()} says; {@code null} for {@code null} or an object without one.
+	 */
+	private static String rendered(Object value) {
+		if (value == null) {
+			return null;
 		}
-		else if (value != null) {
-			if (!OWN_TO_STRING.get(value.getClass())) {
-				// Object.toString() names the instance, so equal values would never
-				// contend.
-				throw new IllegalArgumentException("Key '" + locked.keyText + "' of @DistributedLock on "
-						+ LockedMethod.describe(locked.method) + " evaluated to a " + value.getClass().getName()
-						+ ", which has no toString() of its own; use one of its properties, such as its id");
-			}
-			text = value.toString();
+		if (value.getClass().isArray()) {
+			return ObjectUtils.nullSafeToString(value);
 		}
-		if (text == null || text.isEmpty()) {
-			throw new IllegalArgumentException("Key '" + locked.keyText + "' of @DistributedLock on "
-					+ LockedMethod.describe(locked.method) + " evaluated to " + ((text == null) ? "null" : "''")
-					+ " for arguments " + Arrays.toString(arguments));
-		}
-		return text;
+		return OWN_TO_STRING.get(value.getClass()) ? value.toString() : null;
+	}
+
+	private static String keyProblem(LockedMethod locked) {
+		return "Key '" + locked.keyText + "' of @DistributedLock on " + LockedMethod.describe(locked.method) + " ";
 	}
 
 	/**
@@ -182,7 +190,7 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	 */
 	static Object notAcquired(LockedMethod locked, Object target, Object[] arguments, String key, Duration wait,
 			Object skipped) throws Throwable {
-		LockNotAcquiredException failure = new LockNotAcquiredException(locked.name, key, wait, null);
+		LockNotAcquiredException failure = LockNotAcquiredException.of(locked, key, wait, null);
 		return switch (locked.onFailure) {
 			case THROW -> throw failure;
 			case SKIP -> skipped;

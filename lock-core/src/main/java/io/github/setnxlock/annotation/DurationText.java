@@ -16,22 +16,24 @@
 
 package io.github.setnxlock.annotation;
 
+import java.time.DateTimeException;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.springframework.format.annotation.DurationFormat;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+
 /**
- * Reads the durations of {@link DistributedLock} attributes: Spring Boot's simple format
- * ({@code 300ms}, {@code 5s}, {@code 2m}, {@code 1h}, {@code 1d}, also {@code ns} and
- * {@code us}; a bare number is milliseconds) or ISO-8601 ({@code PT5S}).
+ * Reads the durations of {@link DistributedLock} attributes with Spring's own duration
+ * parsing, the formats Spring Boot binds: simple ({@code 300ms}, {@code 5s}, {@code 2m},
+ * {@code 1h}, {@code 1d}, also {@code ns} and {@code us}; a bare number is milliseconds),
+ * composite ({@code 1h30m}) or ISO-8601 ({@code PT5S}).
  *
  * @author setnx-lock authors
  */
 final class DurationText {
 
-	private static final Pattern SIMPLE = Pattern.compile("^([+-]?\\d+)([a-zA-Z]{0,2})$");
+	private static final Pattern BARE_NUMBER = Pattern.compile("[+-]?\\d+");
 
 	private DurationText() {
 	}
@@ -48,45 +50,28 @@ final class DurationText {
 		if (trimmed.isEmpty()) {
 			return null;
 		}
-		Duration duration = parseTrimmed(trimmed, attribute);
+		Duration duration;
+		try {
+			duration = DurationFormatterUtils.detectAndParse(trimmed, DurationFormat.Unit.MILLIS);
+		}
+		catch (IllegalArgumentException | DateTimeException | ArithmeticException ex) {
+			throw new IllegalArgumentException(
+					attribute + " must be a duration such as '500ms', '5s' or 'PT5S', but was '" + text + "'", ex);
+		}
 		if (duration.isNegative()) {
 			throw new IllegalArgumentException(attribute + " must not be negative, but was '" + text + "'");
 		}
 		return duration;
 	}
 
-	private static Duration parseTrimmed(String text, String attribute) {
-		Matcher simple = SIMPLE.matcher(text);
-		if (simple.matches()) {
-			long amount;
-			try {
-				amount = Long.parseLong(simple.group(1));
-			}
-			catch (NumberFormatException ex) {
-				throw invalid(text, attribute);
-			}
-			return switch (simple.group(2).toLowerCase(Locale.ROOT)) {
-				case "ns" -> Duration.ofNanos(amount);
-				case "us" -> Duration.ofNanos(Math.multiplyExact(amount, 1000));
-				case "", "ms" -> Duration.ofMillis(amount);
-				case "s" -> Duration.ofSeconds(amount);
-				case "m" -> Duration.ofMinutes(amount);
-				case "h" -> Duration.ofHours(amount);
-				case "d" -> Duration.ofDays(amount);
-				default -> throw invalid(text, attribute);
-			};
-		}
-		try {
-			return Duration.parse(text);
-		}
-		catch (DateTimeParseException ex) {
-			throw invalid(text, attribute);
-		}
-	}
-
-	private static IllegalArgumentException invalid(String text, String attribute) {
-		return new IllegalArgumentException(
-				attribute + " must be a duration such as '500ms', '5s' or 'PT5S', but was '" + text + "'");
+	/**
+	 * Whether a duration is written as a number without a unit, which is read as
+	 * milliseconds.
+	 * @param text the attribute's value, placeholders resolved
+	 * @return {@code true} for a bare number
+	 */
+	static boolean isBareNumber(String text) {
+		return BARE_NUMBER.matcher(text.trim()).matches();
 	}
 
 }

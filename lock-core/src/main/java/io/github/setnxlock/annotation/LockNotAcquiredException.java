@@ -23,6 +23,12 @@ import java.time.Duration;
  * whole wait (with {@link OnLockFailure#THROW}), or whose thread was interrupted while
  * waiting (then the cause is the {@link InterruptedException} and the thread's interrupt
  * status is set).
+ * <p>
+ * From a {@link DistributedLock} method, its message names the lock's
+ * {@link #getLockName() name} and the method, never the {@link #getKey() key}: that key
+ * is built from the call's arguments, which may be personal data that has no place in
+ * logs. From code that chose the key itself (such as
+ * {@link io.github.setnxlock.reactor.ReactiveLocks}), its message names the key.
  *
  * @author setnx-lock authors
  */
@@ -30,25 +36,46 @@ public class LockNotAcquiredException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The lock's logical name. */
 	private final String lockName;
 
+	/** The key the lock was obtained for, possibly made of personal data. */
 	private final String key;
 
+	/** How long the call waited. */
 	private final Duration waitTime;
 
 	/**
-	 * Create a new exception.
+	 * Create a new exception whose message names the key, for a lock taken by code that
+	 * chose the key itself.
 	 * @param lockName the lock's logical name
 	 * @param key the key the lock was obtained for
 	 * @param waitTime how long the call waited
 	 * @param cause the interrupt that ended the wait, or {@code null}
 	 */
 	public LockNotAcquiredException(String lockName, String key, Duration waitTime, Throwable cause) {
-		super(((cause != null) ? "Interrupted while waiting for lock '" + key + "'"
-				: "Lock '" + key + "' was held by someone else for the whole wait of " + waitTime), cause);
+		this("'" + key + "'", lockName, key, waitTime, cause);
+	}
+
+	/**
+	 * Create a new exception.
+	 * @param lock how the message names the lock
+	 */
+	private LockNotAcquiredException(String lock, String lockName, String key, Duration waitTime, Throwable cause) {
+		super(((cause != null) ? "Interrupted while waiting for lock " + lock
+				: "Lock " + lock + " was held by someone else for the whole wait of " + waitTime), cause);
 		this.lockName = lockName;
 		this.key = key;
 		this.waitTime = waitTime;
+	}
+
+	/**
+	 * Create the exception of a {@link DistributedLock} method, whose message names the
+	 * lock and the method but not the key.
+	 */
+	static LockNotAcquiredException of(LockedMethod method, String key, Duration waitTime, Throwable cause) {
+		return new LockNotAcquiredException("'" + method.name + "' of " + LockedMethod.describe(method.method),
+				method.name, key, waitTime, cause);
 	}
 
 	/**
@@ -60,7 +87,9 @@ public class LockNotAcquiredException extends RuntimeException {
 	}
 
 	/**
-	 * Return the key the lock was obtained for, without the registry's prefix.
+	 * Return the key the lock was obtained for, without the registry's prefix. For a
+	 * {@link DistributedLock} method it holds what the key expression made of the
+	 * arguments, which may be personal data: mind where it is written.
 	 * @return the key
 	 */
 	public String getKey() {

@@ -20,20 +20,21 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
-
-import io.github.setnxlock.LeaseLimits;
 
 /**
  * What a {@link DistributedLock} annotation on one method means, read and checked once
@@ -45,6 +46,11 @@ import io.github.setnxlock.LeaseLimits;
 final class LockedMethod {
 
 	private static final SpelExpressionParser parser = new SpelExpressionParser();
+
+	/**
+	 * Finds the names the key's evaluation gives the arguments, as the interceptor does.
+	 */
+	private static final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
 	final Method method;
 
@@ -66,19 +72,22 @@ final class LockedMethod {
 
 	final boolean interruptOnLoss;
 
+	/** What deserves a warning at start-up, one sentence each; empty when nothing. */
+	final List<String> warnings;
+
 	/** What the method returns, which decides how long the lock is held. */
 	final Kind kind;
 
-	private LockedMethod(Method method, String name, Expression key, String keyText, Duration waitTime,
-			Duration leaseTime, Duration holdAtLeast, OnLockFailure onFailure, Method fallback, boolean interruptOnLoss,
-			Kind kind) {
+	private LockedMethod(Method method, String name, Expression key, String keyText, LockDurations durations,
+			OnLockFailure onFailure, Method fallback, boolean interruptOnLoss, Kind kind) {
 		this.method = method;
 		this.name = name;
 		this.key = key;
 		this.keyText = keyText;
-		this.waitTime = waitTime;
-		this.leaseTime = leaseTime;
-		this.holdAtLeast = holdAtLeast;
+		this.waitTime = durations.waitTime();
+		this.leaseTime = durations.leaseTime();
+		this.holdAtLeast = durations.holdAtLeast();
+		this.warnings = durations.warnings();
 		this.onFailure = onFailure;
 		this.fallback = fallback;
 		this.interruptOnLoss = interruptOnLoss;
@@ -89,7 +98,7 @@ final class LockedMethod {
 	 * Read an annotation.
 	 * @param method the annotated method, as declared by the target class
 	 * @param userClass the class of the bean, without proxy subclasses
-	 * @param annotation its annotation
+	 * @param annotation its annotation, possibly merged from a composed annotation
 	 * @param placeholders resolves {@code ${...}} in durations
 	 * @return the checked meaning
 	 * @throws IllegalStateException naming the method when the annotation is not usable
@@ -115,15 +124,13 @@ final class LockedMethod {
 					throw new IllegalArgumentException(
 							"key '" + annotation.key() + "' is not a valid SpEL expression: " + ex.getMessage(), ex);
 				}
+				KeyVariables.check(key, annotation.key(), method.getParameterCount(),
+						parameterNames.getParameterNames(method));
 			}
-			Duration waitTime = DurationText.parse(placeholders.apply(annotation.waitTime()), "waitTime");
-			Duration leaseTime = checkLease(DurationText.parse(placeholders.apply(annotation.leaseTime()), "leaseTime"),
-					"leaseTime");
-			Duration holdAtLeast = checkLease(
-					DurationText.parse(placeholders.apply(annotation.holdAtLeast()), "holdAtLeast"), "holdAtLeast");
+			LockDurations durations = LockDurations.read(annotation, placeholders);
 			Method fallback = fallback(method, userClass, annotation);
-			return new LockedMethod(method, name, key, annotation.key(), waitTime, leaseTime, holdAtLeast,
-					annotation.onFailure(), fallback, annotation.interruptOnLoss(), kind);
+			return new LockedMethod(method, name, key, annotation.key(), durations, annotation.onFailure(), fallback,
+					annotation.interruptOnLoss(), kind);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalStateException("@DistributedLock on " + describe(method) + ": " + ex.getMessage(), ex);
@@ -138,10 +145,6 @@ final class LockedMethod {
 			throw new IllegalArgumentException("the method is " + problem
 					+ ", so a Spring proxy cannot intercept it and it would run without the lock");
 		}
-	}
-
-	private static Duration checkLease(Duration duration, String attribute) {
-		return (duration != null) ? LeaseLimits.check(attribute, duration) : null;
 	}
 
 	private static Method fallback(Method method, Class<?> userClass, DistributedLock annotation) {

@@ -24,6 +24,9 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -32,15 +35,26 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Finds the {@link DistributedLock} of a method and reads it once per method and target
- * class. The pointcut asks while beans are created, so a bad annotation stops start-up;
- * the interceptor asks again on each call and gets the cached answer.
+ * Finds the {@link DistributedLock} of a method, directly on it or as the meta-annotation
+ * of a composed annotation, and reads it once per method and bean class. The pointcut
+ * asks while beans are created, so a bad annotation stops start-up and a doubtful
+ * duration is logged then, once per method; the interceptor asks again on each call and
+ * gets the cached answer.
  *
  * @author setnx-lock authors
  */
 final class LockedMethods {
 
+	private static final Log logger = LogFactory.getLog(DistributedLockAdvisor.class);
+
+	/** By the method called and the class of the object called. */
 	private final Map<MethodClassKey, Optional<LockedMethod>> cache = new ConcurrentHashMap<>();
+
+	/**
+	 * By the method that carries the annotation and the bean's own class: an interface
+	 * method and its implementation, or a proxy class and its bean class, share one.
+	 */
+	private final Map<MethodClassKey, Optional<LockedMethod>> read = new ConcurrentHashMap<>();
 
 	private final UnaryOperator<String> placeholders;
 
@@ -57,14 +71,25 @@ final class LockedMethods {
 	LockedMethod find(Method method, Class<?> targetClass) {
 		return this.cache.computeIfAbsent(new MethodClassKey(method, targetClass), (key) -> {
 			Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
-			DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specific, DistributedLock.class);
-			if (annotation == null) {
-				return Optional.empty();
-			}
 			Class<?> userClass = (targetClass != null) ? ClassUtils.getUserClass(targetClass)
 					: specific.getDeclaringClass();
-			return Optional.of(LockedMethod.of(specific, userClass, annotation, this.placeholders));
+			return this.read.computeIfAbsent(new MethodClassKey(specific, userClass),
+					(annotated) -> read(specific, userClass));
 		}).orElse(null);
+	}
+
+	private Optional<LockedMethod> read(Method method, Class<?> userClass) {
+		// Merged, so that a composed annotation's @AliasFor attributes count.
+		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+		if (annotation == null) {
+			return Optional.empty();
+		}
+		LockedMethod locked = LockedMethod.of(method, userClass, annotation, this.placeholders);
+		if (!locked.warnings.isEmpty() && logger.isWarnEnabled()) {
+			logger.warn(
+					"@DistributedLock on " + LockedMethod.describe(method) + ": " + String.join(". ", locked.warnings));
+		}
+		return Optional.of(locked);
 	}
 
 	/**
@@ -92,7 +117,7 @@ final class LockedMethods {
 	 */
 	Set<String> lockNames() {
 		Set<String> names = new TreeSet<>();
-		this.cache.values().forEach((locked) -> locked.ifPresent((method) -> names.add(method.name)));
+		this.read.values().forEach((locked) -> locked.ifPresent((method) -> names.add(method.name)));
 		return names;
 	}
 

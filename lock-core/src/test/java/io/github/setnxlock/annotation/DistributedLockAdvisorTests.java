@@ -110,7 +110,8 @@ class DistributedLockAdvisorTests {
 		Locked locked = start(Locked.class);
 		holdElsewhere("Locked.byId:a",
 				() -> assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> locked.byId("a"))
-					.withMessageContaining("'Locked.byId:a'")
+					.withMessage("Lock 'Locked.byId' of " + Locked.class.getName()
+							+ ".byId(String) was held by someone else for the whole wait of PT0S")
 					.satisfies((ex) -> {
 						assertThat(ex.getLockName()).isEqualTo("Locked.byId");
 						assertThat(ex.getKey()).isEqualTo("Locked.byId:a");

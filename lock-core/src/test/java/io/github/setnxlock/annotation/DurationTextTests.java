@@ -47,6 +47,28 @@ class DurationTextTests {
 	}
 
 	@Test
+	void springsSimpleCompositeAndIsoStylesAreRead() {
+		assertThat(DurationText.parse("10s", "leaseTime")).isEqualTo(Duration.ofSeconds(10));
+		assertThat(DurationText.parse("500ms", "leaseTime")).isEqualTo(Duration.ofMillis(500));
+		assertThat(DurationText.parse("1m", "leaseTime")).isEqualTo(Duration.ofMinutes(1));
+		assertThat(DurationText.parse("750ns", "leaseTime")).isEqualTo(Duration.ofNanos(750));
+		assertThat(DurationText.parse("PT5S", "leaseTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(DurationText.parse("pt5s", "leaseTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(DurationText.parse("P1D", "leaseTime")).isEqualTo(Duration.ofDays(1));
+		assertThat(DurationText.parse("1h30m", "leaseTime")).isEqualTo(Duration.ofMinutes(90));
+		assertThat(DurationText.parse("+5s", "leaseTime")).isEqualTo(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void onlyANumberWithoutAUnitIsBare() {
+		assertThat(DurationText.isBareNumber("5")).isTrue();
+		assertThat(DurationText.isBareNumber(" 250 ")).isTrue();
+		assertThat(DurationText.isBareNumber("5ms")).isFalse();
+		assertThat(DurationText.isBareNumber("PT5S")).isFalse();
+		assertThat(DurationText.isBareNumber("")).isFalse();
+	}
+
+	@Test
 	void badTextIsRejectedWithTheAttributeName() {
 		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("5 seconds", "leaseTime"))
 			.withMessage("leaseTime must be a duration such as '500ms', '5s' or 'PT5S', but was '5 seconds'");
@@ -58,6 +80,12 @@ class DurationTextTests {
 			.withMessage("waitTime must not be negative, but was 'PT-1S'");
 		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("99999999999999999999s", "waitTime"))
 			.withMessageContaining("must be a duration");
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("1.5s", "waitTime"))
+			.withMessage("waitTime must be a duration such as '500ms', '5s' or 'PT5S', but was '1.5s'");
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("PT5X", "waitTime"))
+			.withMessageContaining("but was 'PT5X'");
+		assertThatIllegalArgumentException().isThrownBy(() -> DurationText.parse("-PT5S", "leaseTime"))
+			.withMessage("leaseTime must not be negative, but was '-PT5S'");
 	}
 
 }
