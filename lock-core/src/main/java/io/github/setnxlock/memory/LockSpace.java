@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The keys that one or more {@link InMemoryLockRegistry registries} contend for, as the
@@ -62,7 +63,7 @@ final class LockSpace {
 			while (true) {
 				long now = System.nanoTime();
 				if (state.isFree(now)) {
-					return take(state, key, name, lease, now);
+					return state.take(key, name, lease, now, this);
 				}
 				long left = (waitNanos == FOREVER) ? FOREVER : waitNanos - (now - startNanos);
 				if (left <= 0) {
@@ -103,7 +104,7 @@ final class LockSpace {
 			KeyState state = this.keys.computeIfAbsent(key, (k) -> new KeyState());
 			long now = System.nanoTime();
 			if (state.isFree(now)) {
-				return CompletableFuture.completedFuture(take(state, key, name, lease, now));
+				return CompletableFuture.completedFuture(state.take(key, name, lease, now, this));
 			}
 			if (waitNanos == 0) {
 				dropIfUnused(key, state);
@@ -171,7 +172,7 @@ final class LockSpace {
 					state.holder = kept;
 					scheduleLeaseEnd(kept, now);
 				}
-				handOff(state, now, grants);
+				state.handOff(now, grants, this);
 				this.released.signalAll();
 				dropIfUnused(hold.key, state);
 			}
@@ -188,8 +189,7 @@ final class LockSpace {
 	 * @return whether it was still held and got the lease
 	 */
 	boolean extend(MemoryHold hold, Duration lease) {
-		this.monitor.lock();
-		try {
+		return underMonitor(() -> {
 			long now = System.nanoTime();
 			if (!hold.isHeld(now)) {
 				return false;
@@ -197,10 +197,7 @@ final class LockSpace {
 			hold.newLease(lease, now);
 			scheduleLeaseEnd(hold, now);
 			return true;
-		}
-		finally {
-			this.monitor.unlock();
-		}
+		});
 	}
 
 	/**
@@ -208,19 +205,15 @@ final class LockSpace {
 	 * @return the token, or 0 if the hold is no longer held
 	 */
 	long fencingToken(MemoryHold hold) {
-		this.monitor.lock();
-		try {
+		return underMonitor(() -> {
 			if (!hold.isHeld(System.nanoTime())) {
-				return 0;
+				return 0L;
 			}
 			if (hold.fencingToken == 0) {
 				hold.fencingToken = ++this.lastFencingToken;
 			}
 			return hold.fencingToken;
-		}
-		finally {
-			this.monitor.unlock();
-		}
+		});
 	}
 
 	/**
@@ -242,41 +235,27 @@ final class LockSpace {
 	}
 
 	boolean isLocked(String key) {
-		this.monitor.lock();
-		try {
+		return underMonitor(() -> {
 			KeyState state = this.keys.get(key);
 			return state != null && !state.isFree(System.nanoTime());
-		}
-		finally {
-			this.monitor.unlock();
-		}
+		});
 	}
 
 	/**
 	 * Return how many threads and asynchronous acquisitions wait for a key.
 	 */
 	int waiters(String key) {
-		this.monitor.lock();
-		try {
+		return underMonitor(() -> {
 			KeyState state = this.keys.get(key);
 			return (state != null) ? state.threadWaiters + state.asyncWaiters.size() : 0;
-		}
-		finally {
-			this.monitor.unlock();
-		}
+		});
 	}
 
 	/**
 	 * Return how many keys the space keeps state for: held, kept or waited for.
 	 */
 	int keyCount() {
-		this.monitor.lock();
-		try {
-			return this.keys.size();
-		}
-		finally {
-			this.monitor.unlock();
-		}
+		return underMonitor(this.keys::size);
 	}
 
 	/**
@@ -284,29 +263,21 @@ final class LockSpace {
 	 * them: none, unless state leaks.
 	 */
 	int idleKeyCount() {
+		long now = System.nanoTime();
+		return underMonitor(() -> (int) this.keys.values().stream().filter((state) -> state.isIdle(now)).count());
+	}
+
+	private <T> T underMonitor(Supplier<T> action) {
 		this.monitor.lock();
 		try {
-			long now = System.nanoTime();
-			return (int) this.keys.values()
-				.stream()
-				.filter((state) -> state.isFree(now) && state.threadWaiters == 0 && state.asyncWaiters.isEmpty())
-				.count();
+			return action.get();
 		}
 		finally {
 			this.monitor.unlock();
 		}
 	}
 
-	private MemoryHold take(KeyState state, String key, String name, Duration lease, long now) {
-		MemoryHold hold = new MemoryHold(key, name, lease, now);
-		state.holder = hold;
-		if (lease != null) {
-			scheduleLeaseEnd(hold, now);
-		}
-		return hold;
-	}
-
-	private void scheduleLeaseEnd(MemoryHold hold, long now) {
+	void scheduleLeaseEnd(MemoryHold hold, long now) {
 		if (hold.leaseTimer != null) {
 			hold.leaseTimer.cancel(false);
 		}
@@ -331,7 +302,7 @@ final class LockSpace {
 			hold.onLoss = null;
 			KeyState state = this.keys.get(hold.key);
 			if (state != null && state.holder == hold) {
-				handOff(state, now, grants);
+				state.handOff(now, grants, this);
 				dropIfUnused(hold.key, state);
 			}
 		}
@@ -344,32 +315,8 @@ final class LockSpace {
 		grants.forEach(Timers::callback);
 	}
 
-	/**
-	 * Give a free key to the first asynchronous waiter still in line; the completion runs
-	 * after the monitor is let go, on a callback thread.
-	 */
-	private void handOff(KeyState state, long now, List<Runnable> grants) {
-		while (state.isFree(now) && !state.asyncWaiters.isEmpty()) {
-			AsyncWaiter waiter = state.asyncWaiters.poll();
-			if (waiter.granted.isDone()) {
-				continue;
-			}
-			if (waiter.deadline != null) {
-				waiter.deadline.cancel(false);
-			}
-			MemoryHold hold = take(state, waiter.key, waiter.name, waiter.lease, now);
-			grants.add(() -> {
-				if (!waiter.granted.complete(hold)) {
-					// Given up a moment ago: nobody else can release it.
-					release(hold, null);
-				}
-			});
-		}
-	}
-
 	private void dropIfUnused(String key, KeyState state) {
-		if (state.isFree(System.nanoTime()) && state.threadWaiters == 0 && state.asyncWaiters.isEmpty()
-				&& this.keys.get(key) == state) {
+		if (state.isIdle(System.nanoTime()) && this.keys.get(key) == state) {
 			this.keys.remove(key);
 		}
 	}
