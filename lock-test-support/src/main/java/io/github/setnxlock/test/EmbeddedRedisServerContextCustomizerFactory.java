@@ -1,0 +1,41 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.test;
+
+import java.util.List;
+
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.TestContextAnnotationUtils;
+
+/**
+ * Starts a Redis server for the context of a test class marked
+ * {@link EmbeddedRedisServer @EmbeddedRedisServer}; registered in
+ * {@code META-INF/spring.factories}.
+ *
+ * @author setnx-lock authors
+ */
+class EmbeddedRedisServerContextCustomizerFactory implements ContextCustomizerFactory {
+
+	@Override
+	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+			List<ContextConfigurationAttributes> configAttributes) {
+		return TestContextAnnotationUtils.hasAnnotation(testClass, EmbeddedRedisServer.class)
+				? new EmbeddedRedisServerContextCustomizer() : null;
+	}
+
+}
