@@ -27,8 +27,8 @@ import java.time.Duration;
  * From a {@link DistributedLock} method, its message names the lock's
  * {@link #getLockName() name} and the method, never the {@link #getKey() key}: that key
  * is built from the call's arguments, which may be personal data that has no place in
- * logs. From code that chose the key itself (such as
- * {@link io.github.setnxlock.reactor.ReactiveLocks}), its message names the key.
+ * logs. From code that chose the key itself (such as {@code ReactiveLocks}), its message
+ * names the key.
  *
  * @author setnx-lock authors
  */

@@ -53,9 +53,9 @@ import io.github.setnxlock.redis.protocol.TokenLockCommands;
  * ({@code {lock:K}:fence}, or {@code lock:K:fence} when the key has a hash tag of its
  * own), kept for an hour past the last acquisition; under the timestamp protocol, an
  * owner key named the same way ({@code {lock:K}:owner}) lives as long as the lock key
- * (see docs/topologies.md on ACL rules). Every application that shares the Redis, the prefix and
- * the protocol shares the locks. Keys are written in UTF-8, so a key with a lone
- * surrogate, which UTF-8 cannot carry, is rejected by {@link #obtain(String)}.
+ * (see docs/topologies.md on ACL rules). Every application that shares the Redis, the
+ * prefix and the protocol shares the locks. Keys are written in UTF-8, so a key with a
+ * lone surrogate, which UTF-8 cannot carry, is rejected by {@link #obtain(String)}.
  * <p>
  * <b>Leases.</b> Every hold is a lease: {@link SetnxLockSettings#leaseTime()} (30 s by
  * default) unless {@link LeasedLock#tryLock(Duration, Duration)} names one. Holds taken

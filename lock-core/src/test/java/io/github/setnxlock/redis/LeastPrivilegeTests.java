@@ -46,10 +46,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The Redis ACL rules of {@link LeastPrivilegeUser}, as docs/topologies.md lists them, are enough
- * for every path of the library, and each one of them is needed: without it Redis refuses
- * a command the library sends, and the caller hears it as a clear error rather than a
- * hang or a wrong answer. The contract suite runs as that user in
+ * The Redis ACL rules of {@link LeastPrivilegeUser}, as docs/topologies.md lists them,
+ * are enough for every path of the library, and each one of them is needed: without it
+ * Redis refuses a command the library sends, and the caller hears it as a clear error
+ * rather than a hang or a wrong answer. The contract suite runs as that user in
  * {@link TokenLockAclContractTests} and {@link TimestampLockAclContractTests}.
  * <p>
  * The registries sign in as the user; only setting up and checking Redis goes through the

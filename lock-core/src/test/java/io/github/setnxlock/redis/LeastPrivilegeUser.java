@@ -24,9 +24,9 @@ import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 
 /**
- * The Redis ACL user with only the rights a registry needs, as docs/topologies.md, "Running as a
- * least-privilege Redis user" lists them: created on a test server through its own
- * (default user's) connection, and signed in to by the registry under test.
+ * The Redis ACL user with only the rights a registry needs, as docs/topologies.md,
+ * "Running as a least-privilege Redis user" lists them: created on a test server through
+ * its own (default user's) connection, and signed in to by the registry under test.
  *
  * @author setnx-lock authors
  */

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The contract suite under the token protocol, with the registries signed in as a Redis
- * ACL user that has only the rights docs/topologies.md lists: every lock call works, and Redis
- * refuses nothing.
+ * ACL user that has only the rights docs/topologies.md lists: every lock call works, and
+ * Redis refuses nothing.
  *
  * @author setnx-lock authors
  * @see LeastPrivilegeUser
