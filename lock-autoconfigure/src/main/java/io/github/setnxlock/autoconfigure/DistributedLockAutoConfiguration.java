@@ -86,16 +86,16 @@ public final class DistributedLockAutoConfiguration {
 	}
 
 	/**
-	 * Warns, once every singleton exists, about {@code setnx.lock.locks} settings that
-	 * reach no {@code @DistributedLock}: a name with dots written without brackets
-	 * (Spring Boot cannot tell where such a name ends, and binds nothing), or a name that
-	 * no annotated method of a singleton bean uses.
+	 * Warns, once every singleton exists, about {@code setnx.lock.locks} settings of a
+	 * name that no annotated method of a singleton bean uses. Names that bind to nothing
+	 * (such as a name with dots written without brackets) are
+	 * {@link SetnxLockPropertiesCheck}'s to report.
 	 */
 	static final class LockNamesCheck implements SmartInitializingSingleton {
 
 		private static final Log logger = LogFactory.getLog(LockNamesCheck.class);
 
-		private static final ConfigurationPropertyName LOCKS = ConfigurationPropertyName.of("setnx.lock.locks");
+		private static final ConfigurationPropertyName LOCKS = SetnxLockPropertyNames.LOCKS;
 
 		private final ObjectProvider<DistributedLockAdvisor> advisor;
 
@@ -122,22 +122,12 @@ public final class DistributedLockAutoConfiguration {
 		}
 
 		private void check(ConfigurationPropertyName property, Set<String> known, Set<String> reported) {
-			int first = LOCKS.getNumberOfElements();
-			int leaf = property.getNumberOfElements() - 1;
-			if (leaf <= first) {
+			int lockName = LOCKS.getNumberOfElements();
+			if (property.getNumberOfElements() != lockName + 2) {
 				return;
 			}
-			StringBuilder lockName = new StringBuilder();
-			for (int i = first; i < leaf; i++) {
-				lockName.append((i > first) ? "." : "").append(property.getElement(i, Form.ORIGINAL));
-			}
-			String name = lockName.toString();
-			if (leaf - first > 1 && reported.add(property.toString())) {
-				logger
-					.warn(property + " is not bound: write a lock name with dots in brackets, such as setnx.lock.locks["
-							+ name + "]." + property.getElement(leaf, Form.ORIGINAL));
-			}
-			else if (leaf - first == 1 && !known.contains(name) && reported.add(name)) {
+			String name = property.getElement(lockName, Form.ORIGINAL);
+			if (!known.contains(name) && reported.add(name)) {
 				logger.warn("setnx.lock.locks[" + name + "] names no @DistributedLock method of a singleton bean"
 						+ " (lock names: " + known + ")");
 			}

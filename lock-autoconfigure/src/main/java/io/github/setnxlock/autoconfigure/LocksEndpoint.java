@@ -18,6 +18,8 @@ package io.github.setnxlock.autoconfigure;
 
 import java.util.List;
 
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -28,13 +30,19 @@ import io.github.setnxlock.redis.operator.LockState;
 
 /**
  * The actuator endpoint {@code locks}: a read lists the locks this instance holds, and a
- * read with a key gives that lock's state in Redis. Owner tokens are never shown. The
- * force-release operation lives in {@link ForceReleasingLocksEndpoint}, which replaces
- * this one only when {@code setnx.lock.endpoint.force-release.enabled=true}.
+ * read with a key gives that lock's state in Redis. Owner tokens are never shown.
+ * <p>
+ * A delete with a key releases that lock whoever holds it (see
+ * {@link LockOperations#forceRelease(String)}). Spring Boot's endpoint access decides
+ * whether it is offered: the endpoint's default access is {@link Access#READ_ONLY
+ * read-only}, so the delete operation is there only with
+ * {@code management.endpoint.locks.access=unrestricted} (and a
+ * {@code management.endpoints.access.max-permitted} that allows it). Secure the endpoint
+ * before allowing it.
  *
  * @author setnx-lock authors
  */
-@Endpoint(id = "locks")
+@Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
 public class LocksEndpoint {
 
 	private final LockOperations operations;
@@ -66,8 +74,15 @@ public class LocksEndpoint {
 		return this.operations.inspect(key);
 	}
 
-	protected LockOperations operations() {
-		return this.operations;
+	/**
+	 * Release a lock whoever holds it: audited in the log, and the fencing counter moves
+	 * past the holder's token. Offered only with unrestricted access to the endpoint.
+	 * @param key the lock's key, without the registry's prefix
+	 * @return whether a lock was there to release
+	 */
+	@DeleteOperation
+	public ForceRelease release(@Selector String key) {
+		return new ForceRelease(key, this.operations.forceRelease(key));
 	}
 
 	/**
@@ -76,6 +91,16 @@ public class LocksEndpoint {
 	 * @param held the holds, oldest first
 	 */
 	public record HeldLocks(List<HeldLock> held) {
+
+	}
+
+	/**
+	 * The outcome of a force release.
+	 *
+	 * @param key the lock's key
+	 * @param released whether a lock was there to release
+	 */
+	public record ForceRelease(String key, boolean released) {
 
 	}
 

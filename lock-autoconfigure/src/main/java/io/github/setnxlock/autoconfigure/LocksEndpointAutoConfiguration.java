@@ -19,7 +19,6 @@ package io.github.setnxlock.autoconfigure;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -28,9 +27,11 @@ import io.github.setnxlock.redis.operator.LockOperations;
 
 /**
  * Auto-configures the actuator {@code locks} endpoint when it is available (exposed, and
- * not turned off with Boot's {@code management.endpoint.locks.*}); with
- * {@code setnx.lock.endpoint.force-release.enabled=true} it also offers the force-release
- * operation.
+ * its access not {@code none}). Spring Boot's endpoint access governs its force-release
+ * (delete) operation: the endpoint is read-only by default, and offers the operation with
+ * {@code management.endpoint.locks.access=unrestricted}. The deprecated
+ * {@code setnx.lock.endpoint.force-release.enabled=true} still offers it (see
+ * {@link ForceReleaseAccessEnvironmentPostProcessor}).
  *
  * @author setnx-lock authors
  */
@@ -41,14 +42,7 @@ import io.github.setnxlock.redis.operator.LockOperations;
 public final class LocksEndpointAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(LocksEndpoint.class)
-	@ConditionalOnBooleanProperty(name = "setnx.lock.endpoint.force-release.enabled")
-	ForceReleasingLocksEndpoint forceReleasingLocksEndpoint(LockOperations operations) {
-		return new ForceReleasingLocksEndpoint(operations);
-	}
-
-	@Bean
-	@ConditionalOnMissingBean(LocksEndpoint.class)
+	@ConditionalOnMissingBean
 	LocksEndpoint locksEndpoint(LockOperations operations) {
 		return new LocksEndpoint(operations);
 	}

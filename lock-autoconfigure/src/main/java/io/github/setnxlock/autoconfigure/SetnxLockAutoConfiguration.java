@@ -31,6 +31,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -55,7 +56,9 @@ import io.github.setnxlock.redis.operator.LockOperations;
  * named and tagged by the application's {@link LockWaitObservationConvention} and
  * {@link LockHoldObservationConvention} beans (a single or primary bean of each type).
  * Nothing here talks to Redis, so the application starts while Redis is down; invalid
- * settings fail start-up with the name of the property.
+ * settings fail start-up with the name of the property, and settings that are probably
+ * mistaken (an unknown name, a duration without a unit, a lease under a second) are
+ * warned of (see {@link SetnxLockPropertiesCheck}).
  *
  * @author setnx-lock authors
  */
@@ -102,6 +105,11 @@ public final class SetnxLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ApplicationEventLockListener setnxLockApplicationEventListener(ApplicationEventPublisher publisher) {
 		return new ApplicationEventLockListener(publisher);
+	}
+
+	@Bean
+	SetnxLockPropertiesCheck setnxLockPropertiesCheck(SetnxLockProperties properties, Environment environment) {
+		return new SetnxLockPropertiesCheck(properties, environment);
 	}
 
 	@Bean

@@ -25,7 +25,10 @@ import io.github.setnxlock.redis.operator.LockOperations;
  * The health of a lock registry's Redis: up when Redis answers and holds the lock scripts
  * (any it has forgotten are loaded again), down with the Redis error otherwise. Its
  * details say the protocol, the key prefix, how many keys this instance holds or waits
- * for, and whether release messages are received.
+ * for, and whether release messages are received: {@code releaseMessages} is
+ * {@code no subscription yet} until the first wait for a lock subscribes,
+ * {@code listening} while subscribed, and {@code not listening} when the subscription is
+ * being made, was refused or was lost (waiters then re-check on their own).
  *
  * @author setnx-lock authors
  */

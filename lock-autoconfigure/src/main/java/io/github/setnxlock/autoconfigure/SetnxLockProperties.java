@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.TimestampClock;
@@ -85,7 +86,9 @@ public class SetnxLockProperties {
 
 	/**
 	 * Settings of single locks, by the lock's name (the @DistributedLock name, by default
-	 * 'SimpleClassName.methodName'). They take precedence over the annotation.
+	 * 'SimpleClassName.methodName'; in brackets when it has dots, such as
+	 * 'locks[Orders.place].wait-time'). Each takes 'wait-time' and 'lease-time', which
+	 * take precedence over the annotation.
 	 */
 	private final Map<String, Lock> locks = new LinkedHashMap<>();
 
@@ -362,11 +365,14 @@ public class SetnxLockProperties {
 		public static class ForceRelease {
 
 			/**
-			 * Whether the 'locks' endpoint offers a delete operation that releases any
-			 * lock, whoever holds it. Secure the endpoint before turning it on.
+			 * Whether the 'locks' endpoint offers its delete operation, which releases
+			 * any lock whoever holds it, by making the endpoint's default access
+			 * unrestricted. Secure the endpoint before turning it on.
 			 */
 			private boolean enabled;
 
+			@DeprecatedConfigurationProperty(replacement = "management.endpoint.locks.access",
+					reason = "Spring Boot's endpoint access governs the force-release operation", since = "0.1.0")
 			public boolean isEnabled() {
 				return this.enabled;
 			}

@@ -16,6 +16,8 @@
 
 package io.github.setnxlock.autoconfigure;
 
+import java.time.Duration;
+
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.redis.gateway.LockScripts;
@@ -30,10 +32,12 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The lock registry's health indicator against a real {@code redis-server}: up with its
- * details, down when Redis is, and its conditions.
+ * details (the release messages' subscription before and after the first wait), down when
+ * Redis is, and its conditions.
  *
  * @author setnx-lock authors
  */
@@ -63,6 +67,30 @@ class SetnxLockHealthAutoConfigurationTests {
 			assertThat((String) redis.server().execute("INFO", "memory"))
 				.contains("number_of_cached_scripts:" + LockScripts.ALL.size());
 			lock.unlock();
+		});
+	}
+
+	@Test
+	void beforeTheFirstWaitThereIsNoSubscriptionYetAndAfterItReleaseMessagesAreListenedTo() {
+		runner().run((context) -> {
+			HealthIndicator indicator = context.getBean("setnxLockHealthIndicator", HealthIndicator.class);
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			LeasedLock free = registry.obtain("free");
+			// Taking a free lock does not subscribe.
+			assertThat(free.tryLock()).isTrue();
+			free.unlock();
+			assertThat(indicator.health().getDetails()).containsEntry("releaseMessages", "no subscription yet");
+			// Held by another application: a waiter of this one listens for its release.
+			redis.server().execute("SET", "lock:first-wait", "another-holders-token", "PX", "60000");
+			try {
+				assertThat(registry.obtain("first-wait").tryLock(Duration.ofMillis(500))).isFalse();
+			}
+			finally {
+				redis.server().execute("DEL", "lock:first-wait");
+			}
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(indicator.health().getDetails()).containsEntry("releaseMessages",
+						"listening"));
 		});
 	}
 

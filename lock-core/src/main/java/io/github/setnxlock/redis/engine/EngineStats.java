@@ -107,6 +107,14 @@ public final class EngineStats {
 	}
 
 	/**
+	 * Whether the subscription to release messages was asked for, by a first wait.
+	 * @return {@code true} once asked for, subscribed or not
+	 */
+	public boolean subscriptionRequested() {
+		return this.messages.requested();
+	}
+
+	/**
 	 * Whether release messages are being received, subscribing on the first call.
 	 * @return {@code true} while subscribed
 	 */

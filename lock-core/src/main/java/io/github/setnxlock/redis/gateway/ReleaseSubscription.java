@@ -158,6 +158,15 @@ public final class ReleaseSubscription implements MessageListener, SubscriptionL
 		return this.listening;
 	}
 
+	/**
+	 * Whether a subscription was asked for: by the first wait, which
+	 * {@link #isListening()} starts. Until then, no release message can be received.
+	 * @return {@code true} once a subscription was asked for
+	 */
+	public boolean requested() {
+		return this.started.get();
+	}
+
 	@Override
 	public void onMessage(Message message, byte[] pattern) {
 		String key;

@@ -87,7 +87,8 @@ public final class LockOperations {
 	 * Redis, so it is meant for health checks, not for the lock path.
 	 * @return details: the protocol, the key prefix, the number of scripts, and, for a
 	 * registry's operations, how many keys it holds or waits for and whether release
-	 * messages are received
+	 * messages are received ({@code listening}, {@code not listening}, or
+	 * {@code no subscription yet} before the first wait subscribes)
 	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used
 	 */
 	public Map<String, Object> checkHealth() {
@@ -99,9 +100,20 @@ public final class LockOperations {
 		if (this.engine != null) {
 			EngineStats stats = this.engine.stats();
 			details.put("localKeys", stats.localKeys());
-			details.put("releaseMessages", stats.listening() ? "listening" : "not listening");
+			details.put("releaseMessages", releaseMessages(stats));
 		}
 		return details;
+	}
+
+	/**
+	 * Describe the subscription to release messages: the first wait subscribes, so a
+	 * registry that has not waited yet has none, and is not short of anything.
+	 */
+	private static String releaseMessages(EngineStats stats) {
+		if (stats.listening()) {
+			return "listening";
+		}
+		return stats.subscriptionRequested() ? "not listening" : "no subscription yet";
 	}
 
 	/**

@@ -1,0 +1,150 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.autoconfigure;
+
+import java.util.Map;
+
+import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.test.RedisServerExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.env.MapPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The start-up warnings of {@link SetnxLockPropertiesCheck}: unknown names with the
+ * property probably meant, durations without a unit, short leases. Each test uses names
+ * and values of its own, since test classes running at the same time share the output.
+ *
+ * @author setnx-lock authors
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class SetnxLockPropertiesCheckTests {
+
+	@RegisterExtension
+	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private ApplicationContextRunner runner() {
+		return RedisContextRunners.withRedis(redis.server(), DistributedLockAutoConfiguration.class);
+	}
+
+	@Test
+	void aTypoInANameIsWarnedOfWithTheNameMeant(CapturedOutput output) {
+		runner()
+			.withPropertyValues("setnx.lock.leas-time=45s", "setnx.lock.renewal.enable=false", "setnx.lock.max-hold=7m",
+					"setnx.lock.locks[Typo.run].wiat-time=2s", "setnx.lock.colour=blue")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().hasSingleBean(SetnxLockRegistry.class);
+				assertThat(output)
+					.contains("setnx.lock.leas-time is not a setnx-lock property and is ignored; did you mean"
+							+ " setnx.lock.lease-time?")
+					.contains("setnx.lock.renewal.enable is not a setnx-lock property and is ignored; did you mean"
+							+ " setnx.lock.renewal.enabled?")
+					.contains("setnx.lock.max-hold is not a setnx-lock property and is ignored; did you mean"
+							+ " setnx.lock.renewal.max-hold?")
+					.contains("setnx.lock.locks[Typo.run].wiat-time is not a setnx-lock property and is ignored;"
+							+ " did you mean setnx.lock.locks[Typo.run].wait-time?")
+					.contains("setnx.lock.colour is not a setnx-lock property and is ignored (");
+			});
+	}
+
+	@Test
+	void eachUnknownNameIsWarnedOfOnceWhereverItIsWritten(CapturedOutput output) {
+		runner().withPropertyValues("setnx.lock.twice-written=1")
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addLast(new MapPropertySource("second", Map.of("setnx.lock.twice-written", "2"))))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.toString().split("setnx.lock.twice-written is not a setnx-lock property", -1))
+					.hasSize(2);
+			});
+	}
+
+	@Test
+	void relaxedNamesAndGroupsAreNotWarnedOf(CapturedOutput output) {
+		runner()
+			.withPropertyValues("setnx.lock.replicationGuard.timeout=750ms", "setnx.lock.local_handoff.max-time=3ms",
+					"setnx.lock.locks[Relaxed.run].waitTime=3s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(SetnxLockProperties.class).getReplicationGuard().getTimeout())
+					.hasMillis(750);
+				assertThat(output).doesNotContain("replicationguard")
+					.doesNotContain("replicationGuard")
+					.doesNotContain("local_handoff")
+					.doesNotContain("Relaxed.run].waitTime is not");
+			});
+	}
+
+	@Test
+	void aDurationWithoutAUnitIsWarnedOfAsMilliseconds(CapturedOutput output) {
+		runner()
+			.withPropertyValues("setnx.lock.wait-time=1234", "setnx.lock.locks[Unitless.run].wait-time=4321",
+					"setnx.lock.locks[Zero.run].wait-time=0")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(SetnxLockProperties.class).getWaitTime()).hasMillis(1234);
+				assertThat(output)
+					.contains("setnx.lock.wait-time is 1234 without a unit, which Spring Boot reads as milliseconds"
+							+ " (1234ms); write the unit, such as 1234s or 1234ms")
+					.contains("setnx.lock.locks[Unitless.run].wait-time is 4321 without a unit")
+					.doesNotContain("setnx.lock.locks[Zero.run].wait-time is 0");
+			});
+	}
+
+	@Test
+	void aDurationWithoutAUnitFromYamlIsANumberAndWarnedOf(CapturedOutput output) {
+		// YAML gives 'lease-time: 5' as an Integer, not as text.
+		runner()
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("yaml", Map.of("setnx.lock.lease-time", 5))))
+			.run((context) -> {
+				assertThat(context.getBean(SetnxLockProperties.class).getLeaseTime()).hasMillis(5);
+				assertThat(output)
+					.contains("setnx.lock.lease-time is 5 without a unit, which Spring Boot reads as milliseconds"
+							+ " (5ms); write the unit, such as 5s or 5ms")
+					.contains("setnx.lock.lease-time is 5ms: a lease under 1s can end while its holder still works");
+			});
+	}
+
+	@Test
+	void aDurationThatAPlaceholderGivesWithoutAUnitIsWarnedOf(CapturedOutput output) {
+		runner().withPropertyValues("placeholder.wait=2468", "setnx.lock.wait-time=${placeholder.wait}")
+			.run((context) -> assertThat(output).contains("setnx.lock.wait-time is 2468 without a unit"));
+	}
+
+	@Test
+	void aLeaseUnderASecondIsWarnedOf(CapturedOutput output) {
+		runner().withPropertyValues("setnx.lock.locks[Short.run].lease-time=900ms").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output)
+				.contains("setnx.lock.locks[Short.run].lease-time is 900ms: a lease under 1s can end"
+						+ " while its holder still works (a garbage collection pause or a slow network is enough), and"
+						+ " another client then takes the lock; leases are usually seconds, such as 30s")
+				.doesNotContain("without a unit, which Spring Boot reads as milliseconds (900ms)");
+		});
+	}
+
+}
