@@ -105,7 +105,10 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw LockNotAcquiredException.of(locked, key, wait, ex);
+			throw LockNotAcquiredException.of(locked, key, wait, KeyRedaction.redact((Throwable) ex, key, locked));
+		}
+		catch (RuntimeException ex) {
+			throw KeyRedaction.redact(ex, key, locked);
 		}
 		if (!acquired) {
 			return notAcquired(locked, target, invocation.getArguments(), key, wait, locked.skippedResult());
@@ -123,11 +126,16 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 				release(lock, locked, acquiredAt);
 			}
 			catch (RuntimeException releaseFailure) {
-				ex.addSuppressed(releaseFailure);
+				ex.addSuppressed(KeyRedaction.redact(releaseFailure, key, locked));
 			}
 			throw ex;
 		}
-		release(lock, locked, acquiredAt);
+		try {
+			release(lock, locked, acquiredAt);
+		}
+		catch (RuntimeException ex) {
+			throw KeyRedaction.redact(ex, key, locked);
+		}
 		return result;
 	}
 

@@ -79,6 +79,14 @@ record LockedCall(LockedMethod method, LeasedLock lock, Duration waitTime, Durat
 	 * @param acquiredAt when it was acquired, a {@link System#nanoTime()}
 	 * @return completed once released
 	 */
+	/**
+	 * Return a failure of the registry with this call's key left out of its message
+	 * ({@link KeyRedaction}).
+	 */
+	Throwable redacted(Throwable failure) {
+		return KeyRedaction.redact(failure, this.lock.key(), this.method);
+	}
+
 	CompletableFuture<Void> release(LockHandle handle, long acquiredAt) {
 		Duration holdAtLeast = this.method.holdAtLeast;
 		if (holdAtLeast != null) {

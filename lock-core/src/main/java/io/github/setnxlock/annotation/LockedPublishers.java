@@ -51,8 +51,10 @@ final class LockedPublishers {
 		Mono<Held> acquisition = Mono.fromFuture(call::acquire, false)
 			.doOnDiscard(Optional.class, LockedPublishers::releaseDiscarded)
 			.map((acquired) -> new Held(call, acquired.orElse(null)));
-		Flux<Object> locked = Flux.usingWhen(acquisition, (held) -> underHold(held, mono), Held::release,
-				(held, failure) -> held.release(), Held::release);
+		Flux<Object> locked = Flux
+			.usingWhen(acquisition, (held) -> underHold(held, mono), Held::release, (held, failure) -> held.release(),
+					Held::release)
+			.onErrorMap(call::redacted);
 		return mono ? locked.singleOrEmpty() : locked;
 	}
 
@@ -117,7 +119,7 @@ final class LockedPublishers {
 		Mono<Signal<Object>> releaseBefore(Signal<Object> end) {
 			return release().then(Mono.just(end)).onErrorResume((failure) -> {
 				if (end.isOnError()) {
-					end.getThrowable().addSuppressed(failure);
+					end.getThrowable().addSuppressed(this.call.redacted(failure));
 					return Mono.just(end);
 				}
 				return Mono.just(Signal.error(failure));

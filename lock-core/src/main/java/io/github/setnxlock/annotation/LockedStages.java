@@ -50,11 +50,11 @@ final class LockedStages {
 		AtomicReference<CompletableFuture<Object>> work = new AtomicReference<>();
 		acquisition.whenComplete((acquired, failure) -> {
 			if (failure != null) {
-				result.completeExceptionally(unwrapped(failure));
+				result.completeExceptionally(call.redacted(unwrapped(failure)));
 				return;
 			}
 			if (acquired.isEmpty()) {
-				passOn(stageOf(() -> call.notAcquired(CompletableFuture.completedFuture(null))), result);
+				passOn(stageOf(() -> call.notAcquired(CompletableFuture.completedFuture(null))), result, call);
 				return;
 			}
 			LockHandle handle = acquired.get();
@@ -72,7 +72,8 @@ final class LockedStages {
 			}
 			passOn(done.handle(Outcome::new)
 				.thenCompose((outcome) -> call.release(handle, acquiredAt)
-					.handle((released, releaseFailure) -> outcome.value(releaseFailure))), result);
+					.handle((released, releaseFailure) -> outcome.value(call.redacted(unwrapped(releaseFailure))))),
+					result, call);
 		});
 		// The caller giving up stops the wait for the lock, or cancels the method's
 		// stage, whose end releases the lock.
@@ -88,10 +89,10 @@ final class LockedStages {
 		return result;
 	}
 
-	private static void passOn(CompletableFuture<Object> from, CompletableFuture<Object> to) {
+	private static void passOn(CompletableFuture<Object> from, CompletableFuture<Object> to, LockedCall call) {
 		from.whenComplete((value, failure) -> {
 			if (failure != null) {
-				to.completeExceptionally(unwrapped(failure));
+				to.completeExceptionally(call.redacted(unwrapped(failure)));
 			}
 			else {
 				to.complete(value);

@@ -23,9 +23,12 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;
+import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +37,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -53,7 +58,8 @@ class ArgumentsStayOutOfMessagesTests {
 	@RegisterExtension
 	static final RedisServerExtension redisServer = new RedisServerExtension();
 
-	private final CapturedLog log = CapturedLog.of(DistributedLock.class.getPackageName());
+	/** Everything the library logs, the registry's engine included. */
+	private final CapturedLog log = CapturedLog.of("io.github.setnxlock");
 
 	private AnnotationConfigApplicationContext context;
 
@@ -70,6 +76,8 @@ class ArgumentsStayOutOfMessagesTests {
 	void start() {
 		this.context = LockedApplication.start(redisServer.server(), Map.of(), Customers.class);
 		this.customers = this.context.getBean(Customers.class);
+		Customers.meanwhile = () -> {
+		};
 		this.otherFactory = RedisConnections.create(redisServer.server(), Duration.ofSeconds(2));
 		this.other = new SetnxLockRegistry(RedisConnections.template(this.otherFactory), SetnxLockSettings.defaults());
 	}
@@ -99,13 +107,12 @@ class ArgumentsStayOutOfMessagesTests {
 		holdElsewhere(() -> {
 			Thread.currentThread().interrupt();
 			try {
-				// The cause is the registry's, whose messages name keys as programmatic
-				// callers chose them.
 				assertThatExceptionOfType(LockNotAcquiredException.class)
 					.isThrownBy(() -> this.customers.update(SECRET))
 					.withMessage("Interrupted while waiting for lock 'customer' of " + Customers.class.getName()
 							+ ".update(String)")
-					.withCauseInstanceOf(InterruptedException.class);
+					.withCauseInstanceOf(InterruptedException.class)
+					.satisfies(ArgumentsStayOutOfMessagesTests::assertNoSecretIn);
 			}
 			finally {
 				Thread.interrupted();
@@ -127,6 +134,47 @@ class ArgumentsStayOutOfMessagesTests {
 			.havingCause()
 			.isInstanceOf(LockNotAcquiredException.class)
 			.satisfies((ex) -> assertNoSecretIn(ex)));
+	}
+
+	@Test
+	void aLockLostWhileTheMethodRanNamesTheLockAndTheMethodButKeepsTheKeyForCode() {
+		Customers.meanwhile = () -> redisServer.server().execute("DEL", "lock:customer:" + SECRET);
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(() -> this.customers.update(SECRET))
+			.satisfies((ex) -> {
+				assertThat(ex.getMessage()).startsWith("Lock 'customer' of " + Customers.class.getName()
+						+ ".update(String): Lock '<key>' was lost before unlock()");
+				assertNoSecretIn(ex);
+				assertThat(ex.getKey()).isEqualTo("customer:" + SECRET);
+			});
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> this.customers.later(SECRET).get(30, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(LockLostException.class)
+			.satisfies(ArgumentsStayOutOfMessagesTests::assertNoSecretIn);
+		StepVerifier.create(this.customers.reactively(SECRET))
+			.expectErrorSatisfies((ex) -> assertThat(ex).isInstanceOf(LockLostException.class)
+				.satisfies(ArgumentsStayOutOfMessagesTests::assertNoSecretIn))
+			.verify(Duration.ofSeconds(30));
+	}
+
+	@Test
+	void redisUnreachableNamesTheLockAndTheMethodButKeepsTheKeyForCode() {
+		RedisServer stopped = RedisServer.start();
+		stopped.close();
+		AnnotationConfigApplicationContext unreachable = LockedApplication.start(stopped, Map.of(), Customers.class);
+		try {
+			assertThatExceptionOfType(LockAccessException.class)
+				.isThrownBy(() -> unreachable.getBean(Customers.class).update(SECRET))
+				.satisfies((ex) -> {
+					assertThat(ex.getMessage())
+						.startsWith("Lock 'customer' of " + Customers.class.getName() + ".update(String): ");
+					assertNoSecretIn(ex);
+					assertThat(ex.getKey()).isEqualTo("customer:" + SECRET);
+				});
+		}
+		finally {
+			unreachable.close();
+		}
 	}
 
 	@Test
@@ -195,8 +243,20 @@ class ArgumentsStayOutOfMessagesTests {
 
 	static class Customers {
 
+		/** What a method does while it holds its lock. */
+		static volatile Runnable meanwhile;
+
 		@DistributedLock(name = "customer", key = "#id", waitTime = "0s")
 		public void update(String id) {
+			meanwhile.run();
+		}
+
+		@DistributedLock(name = "customer", key = "#id", waitTime = "0s")
+		public Mono<String> reactively(String id) {
+			return Mono.fromCallable(() -> {
+				meanwhile.run();
+				return "ran";
+			});
 		}
 
 		@DistributedLock(name = "customer", key = "#id", waitTime = "0s", onFailure = OnLockFailure.FALLBACK,
@@ -211,6 +271,7 @@ class ArgumentsStayOutOfMessagesTests {
 
 		@DistributedLock(name = "customer", key = "#id", waitTime = "500ms")
 		public CompletableFuture<String> later(String id) {
+			meanwhile.run();
 			return CompletableFuture.completedFuture("ran");
 		}
 

@@ -211,7 +211,7 @@ final class AsyncHolds implements AutoCloseable {
 			catch (RuntimeException ex) {
 				// Not expected (observations and listeners guard themselves); the caller
 				// hears of the acquisition all the same, below.
-				logger.warn("Recording an acquisition of lock '" + key.key() + "' failed", ex);
+				logger.warn("Recording an acquisition of lock " + LockEvents.quoted(key.key(), name) + " failed", ex);
 			}
 			finally {
 				boolean taken = (cause != null) ? result.completeExceptionally(cause) : result.complete(hold);

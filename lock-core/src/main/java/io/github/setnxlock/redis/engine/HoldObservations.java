@@ -92,7 +92,8 @@ final class HoldObservations {
 		catch (RuntimeException ex) {
 			// An application's handler: the lock goes on, unobserved, rather than being
 			// taken in Redis by an acquisition that then reports a failure.
-			logger.warn("Could not start observing lock '" + key.key() + "'; it is not observed", ex);
+			logger.warn("Could not start observing lock " + LockEvents.quoted(key.key(), name) + "; it is not observed",
+					ex);
 			return Observation.NOOP;
 		}
 	}

@@ -332,8 +332,8 @@ final class LeaseRenewer implements AutoCloseable {
 	private void abandoned(Hold hold) {
 		this.watched.remove(hold);
 		if (hold.markLost(Reason.LEASE_ENDED)) {
-			logger.warn("Thread '" + hold.ownerName() + "' died holding lock '" + hold.key()
-					+ "'; the lock ends with its lease");
+			logger.warn("Thread '" + hold.ownerName() + "' died holding lock "
+					+ LockEvents.quoted(hold.key(), hold.name) + "; the lock ends with its lease");
 		}
 		// Lost before or not, the hold is dropped: nobody is left to unlock it.
 		this.abandoned.accept(hold);

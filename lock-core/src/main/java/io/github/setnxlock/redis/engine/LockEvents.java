@@ -93,11 +93,12 @@ final class LockEvents implements AutoCloseable {
 
 	void acquisitionEnded(LockListener.Acquisition acquisition) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Acquisition of lock '" + acquisition.key() + "' ended " + acquisition.result() + " after "
-					+ acquisition.waited() + (acquisition.tookOver() ? ", taking over an expired claim" : ""));
+			logger.debug("Acquisition of lock " + quoted(acquisition.key(), acquisition.name()) + " ended "
+					+ acquisition.result() + " after " + acquisition.waited()
+					+ (acquisition.tookOver() ? ", taking over an expired claim" : ""));
 		}
 		if (acquisition.tookOver()) {
-			logger.warn("Lock '" + acquisition.key() + "'" + named(acquisition.name())
+			logger.warn("Lock " + quoted(acquisition.key(), acquisition.name())
 					+ " was taken over from a holder whose claim had expired");
 		}
 		each((listener) -> listener.acquisitionEnded(acquisition), acquisition);
@@ -105,7 +106,7 @@ final class LockEvents implements AutoCloseable {
 
 	void released(LockListener.Release release) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Lock '" + release.key() + "' released after " + release.held());
+			logger.debug("Lock " + quoted(release.key(), release.name()) + " released after " + release.held());
 		}
 		each((listener) -> listener.released(release), release);
 	}
@@ -157,8 +158,16 @@ final class LockEvents implements AutoCloseable {
 		}
 	}
 
-	private static String named(String name) {
-		return name.isEmpty() ? "" : " (" + name + ")";
+	/**
+	 * Return how logs name a lock: by its name when it has one, else by its key. Keys of
+	 * named locks are left out because they are often built from a call's arguments
+	 * ({@code @DistributedLock} keys always are), which may be personal data.
+	 * @param key the lock's key
+	 * @param name the lock's name, empty when it has none
+	 * @return the name or key, in quotes
+	 */
+	static String quoted(String key, String name) {
+		return name.isEmpty() ? "'" + key + "'" : "'" + name + "'";
 	}
 
 	/**
@@ -182,8 +191,8 @@ final class LockEvents implements AutoCloseable {
 	}
 
 	void lockLost(LockLostEvent event) {
-		logger.warn("Lock '" + event.key() + "'" + named(event.name()) + " held by thread '" + event.holder()
-				+ "' was lost: " + event.reason());
+		logger.warn("Lock " + quoted(event.key(), event.name()) + " held by thread '" + event.holder() + "' was lost: "
+				+ event.reason());
 		each((listener) -> listener.lockLost(event), event);
 	}
 

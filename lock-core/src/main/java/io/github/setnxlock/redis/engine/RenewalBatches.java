@@ -238,15 +238,12 @@ final class RenewalBatches {
 	}
 
 	/**
-	 * Log a failed renewal: at WARN, with the keys and names, the first time after a
-	 * success, at DEBUG while the failures go on. It is tried again until the holders'
-	 * deadlines; a hold lost for it is logged once more (see {@link LockEvents}).
+	 * Log a failed renewal: at WARN, naming the locks, the first time after a success, at
+	 * DEBUG while the failures go on. It is tried again until the holders' deadlines; a
+	 * hold lost for it is logged once more (see {@link LockEvents}).
 	 */
 	private void failed(List<Hold> holds, Throwable failure) {
-		String locks = holds.stream()
-			.map((hold) -> "'" + hold.key() + "'" + (hold.name.isEmpty() ? "" : " (" + hold.name + ")"))
-			.toList()
-			.toString();
+		String locks = holds.stream().map((hold) -> LockEvents.quoted(hold.key(), hold.name)).toList().toString();
 		if (!this.failing) {
 			this.failing = true;
 			logger.warn("Could not renew the lease of lock(s) " + locks + "; trying again until their deadlines",
