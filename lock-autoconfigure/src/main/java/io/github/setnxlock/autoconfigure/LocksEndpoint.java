@@ -66,6 +66,10 @@ public class LocksEndpoint {
 		return this.operations.inspect(key);
 	}
 
+	/**
+	 * Return the operator API of the locks, for subclasses that add operations.
+	 * @return the operations this endpoint was created with
+	 */
 	protected LockOperations operations() {
 		return this.operations;
 	}

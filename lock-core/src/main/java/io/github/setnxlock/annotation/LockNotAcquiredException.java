@@ -30,10 +30,13 @@ public class LockNotAcquiredException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The lock's logical name. */
 	private final String lockName;
 
+	/** The key the lock was obtained for. */
 	private final String key;
 
+	/** How long the call waited. */
 	private final Duration waitTime;
 
 	/**
