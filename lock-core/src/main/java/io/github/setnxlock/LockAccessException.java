@@ -30,6 +30,7 @@ public class LockAccessException extends RuntimeException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The key of the lock whose command failed. */
 	private final String key;
 
 	/**

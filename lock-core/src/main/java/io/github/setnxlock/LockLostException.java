@@ -32,6 +32,7 @@ public class LockLostException extends IllegalMonitorStateException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The key of the lock that was lost. */
 	private final String key;
 
 	/**

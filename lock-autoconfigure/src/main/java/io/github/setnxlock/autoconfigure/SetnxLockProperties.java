@@ -92,82 +92,163 @@ public class SetnxLockProperties {
 	 */
 	private final Map<String, Lock> locks = new LinkedHashMap<>();
 
+	/**
+	 * Return the value of {@code setnx.lock.enabled}.
+	 * @return the value
+	 */
 	public boolean isEnabled() {
 		return this.enabled;
 	}
 
+	/**
+	 * Set the value of {@code setnx.lock.enabled}.
+	 * @param enabled the value
+	 */
 	public void setEnabled(boolean enabled) {
 		this.enabled = enabled;
 	}
 
+	/**
+	 * Return the value of {@code setnx.lock.key-prefix}.
+	 * @return the value
+	 */
 	public String getKeyPrefix() {
 		return this.keyPrefix;
 	}
 
+	/**
+	 * Set the value of {@code setnx.lock.key-prefix}.
+	 * @param keyPrefix the value
+	 */
 	public void setKeyPrefix(String keyPrefix) {
 		this.keyPrefix = keyPrefix;
 	}
 
+	/**
+	 * Return the value of {@code setnx.lock.protocol}.
+	 * @return the value
+	 */
 	public LockProtocol getProtocol() {
 		return this.protocol;
 	}
 
+	/**
+	 * Set the value of {@code setnx.lock.protocol}.
+	 * @param protocol the value
+	 */
 	public void setProtocol(LockProtocol protocol) {
 		this.protocol = protocol;
 	}
 
+	/**
+	 * Return the value of {@code setnx.lock.lease-time}.
+	 * @return the value
+	 */
 	public Duration getLeaseTime() {
 		return this.leaseTime;
 	}
 
+	/**
+	 * Set the value of {@code setnx.lock.lease-time}.
+	 * @param leaseTime the value
+	 */
 	public void setLeaseTime(Duration leaseTime) {
 		this.leaseTime = leaseTime;
 	}
 
+	/**
+	 * Return the value of {@code setnx.lock.wait-time}.
+	 * @return the value
+	 */
 	public Duration getWaitTime() {
 		return this.waitTime;
 	}
 
+	/**
+	 * Set the value of {@code setnx.lock.wait-time}.
+	 * @param waitTime the value
+	 */
 	public void setWaitTime(Duration waitTime) {
 		this.waitTime = waitTime;
 	}
 
+	/**
+	 * Return the value of {@code setnx.lock.release-channel}.
+	 * @return the value
+	 */
 	public String getReleaseChannel() {
 		return this.releaseChannel;
 	}
 
+	/**
+	 * Set the value of {@code setnx.lock.release-channel}.
+	 * @param releaseChannel the value
+	 */
 	public void setReleaseChannel(String releaseChannel) {
 		this.releaseChannel = releaseChannel;
 	}
 
+	/**
+	 * Return the {@code setnx.lock.timestamp.*} settings.
+	 * @return the settings
+	 */
 	public Timestamp getTimestamp() {
 		return this.timestamp;
 	}
 
+	/**
+	 * Return the {@code setnx.lock.renewal.*} settings.
+	 * @return the settings
+	 */
 	public Renewal getRenewal() {
 		return this.renewal;
 	}
 
+	/**
+	 * Return the {@code setnx.lock.aspect.*} settings.
+	 * @return the settings
+	 */
 	public Aspect getAspect() {
 		return this.aspect;
 	}
 
+	/**
+	 * Return the {@code setnx.lock.metrics.*} settings.
+	 * @return the settings
+	 */
 	public Metrics getMetrics() {
 		return this.metrics;
 	}
 
+	/**
+	 * Return the {@code setnx.lock.endpoint.*} settings.
+	 * @return the settings
+	 */
 	public Endpoint getEndpoint() {
 		return this.endpoint;
 	}
 
+	/**
+	 * Return the {@code setnx.lock.replication-guard.*} settings.
+	 * @return the settings
+	 */
 	public ReplicationGuard getReplicationGuard() {
 		return this.replicationGuard;
 	}
 
+	/**
+	 * Return the {@code setnx.lock.local-handoff.*} settings.
+	 * @return the settings
+	 */
 	public LocalHandoff getLocalHandoff() {
 		return this.localHandoff;
 	}
 
+	/**
+	 * Return the settings of single locks, by the lock's name
+	 * ({@code setnx.lock.locks.*}).
+	 * @return the settings by lock name
+	 */
 	public Map<String, Lock> getLocks() {
 		return this.locks;
 	}
@@ -196,26 +277,50 @@ public class SetnxLockProperties {
 		 */
 		private boolean keyspaceNotifications;
 
+		/**
+		 * Return the value of {@code setnx.lock.timestamp.unit}.
+		 * @return the value
+		 */
 		public TimestampUnit getUnit() {
 			return this.unit;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.timestamp.unit}.
+		 * @param unit the value
+		 */
 		public void setUnit(TimestampUnit unit) {
 			this.unit = unit;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.timestamp.clock}.
+		 * @return the value
+		 */
 		public TimestampClock getClock() {
 			return this.clock;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.timestamp.clock}.
+		 * @param clock the value
+		 */
 		public void setClock(TimestampClock clock) {
 			this.clock = clock;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.timestamp.keyspace-notifications}.
+		 * @return the value
+		 */
 		public boolean isKeyspaceNotifications() {
 			return this.keyspaceNotifications;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.timestamp.keyspace-notifications}.
+		 * @param keyspaceNotifications the value
+		 */
 		public void setKeyspaceNotifications(boolean keyspaceNotifications) {
 			this.keyspaceNotifications = keyspaceNotifications;
 		}
@@ -239,18 +344,34 @@ public class SetnxLockProperties {
 		 */
 		private Duration maxHold;
 
+		/**
+		 * Return the value of {@code setnx.lock.renewal.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.renewal.enabled}.
+		 * @param enabled the value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.renewal.max-hold}.
+		 * @return the value
+		 */
 		public Duration getMaxHold() {
 			return this.maxHold;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.renewal.max-hold}.
+		 * @param maxHold the value
+		 */
 		public void setMaxHold(Duration maxHold) {
 			this.maxHold = maxHold;
 		}
@@ -278,18 +399,34 @@ public class SetnxLockProperties {
 		 */
 		private Duration timeout = Duration.ofSeconds(1);
 
+		/**
+		 * Return the value of {@code setnx.lock.replication-guard.replicas}.
+		 * @return the value
+		 */
 		public int getReplicas() {
 			return this.replicas;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.replication-guard.replicas}.
+		 * @param replicas the value
+		 */
 		public void setReplicas(int replicas) {
 			this.replicas = replicas;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.replication-guard.timeout}.
+		 * @return the value
+		 */
 		public Duration getTimeout() {
 			return this.timeout;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.replication-guard.timeout}.
+		 * @param timeout the value
+		 */
 		public void setTimeout(Duration timeout) {
 			this.timeout = timeout;
 		}
@@ -322,26 +459,50 @@ public class SetnxLockProperties {
 		 */
 		private Duration maxTime = Duration.ofMillis(5);
 
+		/**
+		 * Return the value of {@code setnx.lock.local-handoff.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.local-handoff.enabled}.
+		 * @param enabled the value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.local-handoff.max-handoffs}.
+		 * @return the value
+		 */
 		public int getMaxHandoffs() {
 			return this.maxHandoffs;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.local-handoff.max-handoffs}.
+		 * @param maxHandoffs the value
+		 */
 		public void setMaxHandoffs(int maxHandoffs) {
 			this.maxHandoffs = maxHandoffs;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.local-handoff.max-time}.
+		 * @return the value
+		 */
 		public Duration getMaxTime() {
 			return this.maxTime;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.local-handoff.max-time}.
+		 * @param maxTime the value
+		 */
 		public void setMaxTime(Duration maxTime) {
 			this.maxTime = maxTime;
 		}
@@ -355,6 +516,10 @@ public class SetnxLockProperties {
 
 		private final ForceRelease forceRelease = new ForceRelease();
 
+		/**
+		 * Return the {@code setnx.lock.endpoint.force-release.*} settings.
+		 * @return the settings
+		 */
 		public ForceRelease getForceRelease() {
 			return this.forceRelease;
 		}
@@ -371,12 +536,20 @@ public class SetnxLockProperties {
 			 */
 			private boolean enabled;
 
+			/**
+			 * Return the value of {@code setnx.lock.endpoint.force-release.enabled}.
+			 * @return the value
+			 */
 			@DeprecatedConfigurationProperty(replacement = "management.endpoint.locks.access",
 					reason = "Spring Boot's endpoint access governs the force-release operation", since = "0.1.0")
 			public boolean isEnabled() {
 				return this.enabled;
 			}
 
+			/**
+			 * Set the value of {@code setnx.lock.endpoint.force-release.enabled}.
+			 * @param enabled the value
+			 */
 			public void setEnabled(boolean enabled) {
 				this.enabled = enabled;
 			}
@@ -395,10 +568,18 @@ public class SetnxLockProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * Return the value of {@code setnx.lock.metrics.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.metrics.enabled}.
+		 * @param enabled the value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
@@ -421,18 +602,34 @@ public class SetnxLockProperties {
 		 */
 		private int order = io.github.setnxlock.annotation.DistributedLockAdvisor.DEFAULT_ORDER;
 
+		/**
+		 * Return the value of {@code setnx.lock.aspect.enabled}.
+		 * @return the value
+		 */
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.aspect.enabled}.
+		 * @param enabled the value
+		 */
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.aspect.order}.
+		 * @return the value
+		 */
 		public int getOrder() {
 			return this.order;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.aspect.order}.
+		 * @param order the value
+		 */
 		public void setOrder(int order) {
 			this.order = order;
 		}
@@ -454,18 +651,34 @@ public class SetnxLockProperties {
 		 */
 		private Duration leaseTime;
 
+		/**
+		 * Return the value of {@code setnx.lock.locks[name].wait-time}.
+		 * @return the value
+		 */
 		public Duration getWaitTime() {
 			return this.waitTime;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.locks[name].wait-time}.
+		 * @param waitTime the value
+		 */
 		public void setWaitTime(Duration waitTime) {
 			this.waitTime = waitTime;
 		}
 
+		/**
+		 * Return the value of {@code setnx.lock.locks[name].lease-time}.
+		 * @return the value
+		 */
 		public Duration getLeaseTime() {
 			return this.leaseTime;
 		}
 
+		/**
+		 * Set the value of {@code setnx.lock.locks[name].lease-time}.
+		 * @param leaseTime the value
+		 */
 		public void setLeaseTime(Duration leaseTime) {
 			this.leaseTime = leaseTime;
 		}

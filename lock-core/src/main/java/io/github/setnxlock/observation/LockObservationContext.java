@@ -46,14 +46,26 @@ public class LockObservationContext extends Observation.Context {
 		this.protocol = protocol;
 	}
 
+	/**
+	 * Return the lock's key.
+	 * @return the key, without the registry's prefix
+	 */
 	public String getKey() {
 		return this.key;
 	}
 
+	/**
+	 * Return the lock's logical name.
+	 * @return the name, empty when the lock has none
+	 */
 	public String getLockName() {
 		return this.lockName;
 	}
 
+	/**
+	 * Return the registry's protocol.
+	 * @return the protocol, lower case
+	 */
 	public String getProtocol() {
 		return this.protocol;
 	}
@@ -67,6 +79,10 @@ public class LockObservationContext extends Observation.Context {
 		return this.result;
 	}
 
+	/**
+	 * Set how the wait or hold ended.
+	 * @param result one of the values {@link #getResult()} lists
+	 */
 	public void setResult(String result) {
 		this.result = result;
 	}

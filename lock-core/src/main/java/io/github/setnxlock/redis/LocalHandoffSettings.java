@@ -52,6 +52,15 @@ public record LocalHandoffSettings(boolean enabled, int maxHandoffs, Duration ma
 	/** Off: every release goes through Redis. */
 	public static final LocalHandoffSettings OFF = new LocalHandoffSettings(false, 4, Duration.ofMillis(5));
 
+	/**
+	 * Create settings, checking them.
+	 * @param enabled whether releases hand over locally
+	 * @param maxHandoffs how many hand-offs at most; at least 1
+	 * @param maxTime how long hand-offs go on at most once another process's waiter is
+	 * known; positive
+	 * @throws IllegalArgumentException if {@code maxHandoffs} or {@code maxTime} is out
+	 * of range
+	 */
 	public LocalHandoffSettings {
 		if (maxHandoffs < 1) {
 			throw new IllegalArgumentException("maxHandoffs must be at least 1, was " + maxHandoffs);

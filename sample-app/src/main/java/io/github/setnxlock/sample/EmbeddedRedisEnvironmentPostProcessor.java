@@ -30,8 +30,6 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.util.StringUtils;
 
-import io.github.setnxlock.test.RedisServer;
-
 /**
  * Starts a {@code redis-server} of the sample's own on a free loopback port and points
  * {@code spring.data.redis.*} at it, so the sample runs on a machine without Redis, and
@@ -81,14 +79,14 @@ public class EmbeddedRedisEnvironmentPostProcessor implements EnvironmentPostPro
 					+ externalAddress(environment) + "); " + EMBEDDED_PROPERTY + "=false");
 			return;
 		}
-		RedisServer server = RedisServer.start();
+		EmbeddedRedis server = EmbeddedRedis.start();
 		environment.getPropertySources().addFirst(new MapPropertySource(PROPERTY_SOURCE_NAME, redisProperties(server)));
 		application.addListeners(new EmbeddedRedisLifecycle(server));
 		this.logger.info("Started embedded " + server + "; set " + EMBEDDED_PROPERTY
 				+ "=false to use the Redis that spring.data.redis.* configures instead");
 	}
 
-	private static Map<String, Object> redisProperties(RedisServer server) {
+	private static Map<String, Object> redisProperties(EmbeddedRedis server) {
 		Map<String, Object> properties = new LinkedHashMap<>();
 		properties.put("spring.data.redis.host", server.host());
 		properties.put("spring.data.redis.port", server.port());

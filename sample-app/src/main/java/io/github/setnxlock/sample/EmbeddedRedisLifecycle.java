@@ -28,8 +28,6 @@ import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.event.SmartApplicationListener;
 
-import io.github.setnxlock.test.RedisServer;
-
 /**
  * Ties the embedded Redis server to the application context that uses it: the server is a
  * bean named {@value #BEAN_NAME} (so tests can look inside it), it is stopped when the
@@ -45,17 +43,17 @@ import io.github.setnxlock.test.RedisServer;
 final class EmbeddedRedisLifecycle implements SmartApplicationListener {
 
 	/**
-	 * The name of the {@link RedisServer} bean.
+	 * The name of the {@link EmbeddedRedis} bean.
 	 */
 	static final String BEAN_NAME = "embeddedRedisServer";
 
 	private static final Log logger = LogFactory.getLog(EmbeddedRedisLifecycle.class);
 
-	private final RedisServer server;
+	private final EmbeddedRedis server;
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
-	EmbeddedRedisLifecycle(RedisServer server) {
+	EmbeddedRedisLifecycle(EmbeddedRedis server) {
 		this.server = server;
 	}
 

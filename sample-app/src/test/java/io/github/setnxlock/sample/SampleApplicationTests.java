@@ -32,12 +32,12 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.LockTimings;
 import io.github.setnxlock.sample.SampleHttp.Reply;
-import io.github.setnxlock.test.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -74,7 +74,10 @@ class SampleApplicationTests {
 
 	@Autowired
 	@Qualifier(EmbeddedRedisLifecycle.BEAN_NAME)
-	private RedisServer redis;
+	private EmbeddedRedis embeddedRedis;
+
+	@Autowired
+	private StringRedisTemplate redis;
 
 	@Autowired
 	private Environment environment;
@@ -92,12 +95,13 @@ class SampleApplicationTests {
 	@Test
 	void dataAndLocksLiveInTheEmbeddedRedis() {
 		String account = unique("embedded");
-		assertThat(this.redis.port()).isNotEqualTo(6379);
-		assertThat(this.environment.getProperty("spring.data.redis.port", Integer.class)).isEqualTo(this.redis.port());
+		assertThat(this.embeddedRedis.port()).isNotEqualTo(6379);
+		assertThat(this.environment.getProperty("spring.data.redis.port", Integer.class))
+			.isEqualTo(this.embeddedRedis.port());
 		assertThat(this.http.post("/accounts/" + account + "/deposit?amount=7").status()).isEqualTo(200);
-		assertThat(this.redis.execute("GET", "sample:account:" + account)).isEqualTo("7");
+		assertThat(this.redis.opsForValue().get("sample:account:" + account)).isEqualTo("7");
 		// Released after the call, with the key prefix from application.yml.
-		assertThat(this.redis.execute("EXISTS", "sample:lock:AccountService.deposit:" + account)).isEqualTo(0L);
+		assertThat(this.redis.hasKey("sample:lock:AccountService.deposit:" + account)).isFalse();
 	}
 
 	@Test
@@ -116,7 +120,7 @@ class SampleApplicationTests {
 				+ account + ((thread % 2 == 0) ? "/deposit-reactive" : "/deposit") + "?amount=" + (thread + 1));
 		assertThat(replies).extracting(Reply::status).containsOnly(200);
 		assertThat(this.http.get("/accounts/" + account).number("$.balance")).isEqualTo(expectedSum());
-		assertThat(this.redis.execute("EXISTS", "sample:lock:AccountService.deposit:" + account)).isEqualTo(0L);
+		assertThat(this.redis.hasKey("sample:lock:AccountService.deposit:" + account)).isFalse();
 	}
 
 	@Test
@@ -277,7 +281,7 @@ class SampleApplicationTests {
 			Reply state = this.http.get("/actuator/locks/" + key);
 			assertThat(state.<Boolean>json("$.held")).isTrue();
 			assertThat(state.<Boolean>json("$.heldHere")).isTrue();
-			assertThat(state.body()).doesNotContain((String) this.redis.execute("GET", "sample:lock:" + key));
+			assertThat(state.body()).doesNotContain(this.redis.opsForValue().get("sample:lock:" + key));
 			// Force release is off in the sample: no such operation.
 			assertThat(this.http.delete("/actuator/locks/" + key).status()).isIn(404, 405);
 		}
@@ -294,14 +298,14 @@ class SampleApplicationTests {
 		this.cleanup.run();
 		assertThat(this.http.get("/jobs/cleanup").number("$.runs")).isEqualTo(before + 1);
 		// Kept after the run for lockAtLeastFor, under the starter's key prefix.
-		assertThat(this.redis.execute("EXISTS", "sample:lock:shedlock:cleanup")).isEqualTo(1L);
-		this.redis.execute("DEL", "sample:lock:shedlock:cleanup");
+		assertThat(this.redis.hasKey("sample:lock:shedlock:cleanup")).isTrue();
+		this.redis.delete("sample:lock:shedlock:cleanup");
 	}
 
 	@Test
 	void thisInstanceLeadsTheSpringIntegrationRoleOnASetnxLock() {
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.http.get("/leader").body().contains("\"leader\":true"));
-		assertThat(this.redis.execute("EXISTS", "sample:lock:" + LeaderConfiguration.ROLE)).isEqualTo(1L);
+		assertThat(this.redis.hasKey("sample:lock:" + LeaderConfiguration.ROLE)).isTrue();
 		assertThat(this.locks.obtain(LeaderConfiguration.ROLE).isLocked()).isTrue();
 	}
 

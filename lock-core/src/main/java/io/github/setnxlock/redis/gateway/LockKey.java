@@ -90,6 +90,11 @@ public record LockKey(String key, String redisKey, String fenceKey) {
 		return text;
 	}
 
+	/**
+	 * Return the fencing counter's key of a lock key, in the lock key's slot.
+	 * @param redisKey the lock's key in Redis, with the registry's prefix
+	 * @return the key of its fencing counter
+	 */
 	public static String fenceKeyFor(String redisKey) {
 		return companionKey(redisKey, FENCE_SUFFIX);
 	}

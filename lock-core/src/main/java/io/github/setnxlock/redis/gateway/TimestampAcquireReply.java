@@ -50,6 +50,14 @@ public sealed interface TimestampAcquireReply {
 
 	}
 
+	/**
+	 * Read the script's answer.
+	 * @param key the lock key the script ran on, named in errors
+	 * @param answer what Redis answered
+	 * @return the reply
+	 * @throws io.github.setnxlock.LockAccessException if the answer is not one the script
+	 * gives
+	 */
 	static TimestampAcquireReply decode(LockKey key, Object answer) {
 		java.util.List<?> reply = Replies.list(key, answer);
 		long status = Replies.longAt(key, reply, 0);

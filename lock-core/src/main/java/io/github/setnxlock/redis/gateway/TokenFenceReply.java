@@ -45,6 +45,14 @@ public sealed interface TokenFenceReply {
 
 	}
 
+	/**
+	 * Read the script's answer.
+	 * @param key the lock key the script ran on, named in errors
+	 * @param answer what Redis answered
+	 * @return the reply
+	 * @throws io.github.setnxlock.LockAccessException if the answer is not one the script
+	 * gives
+	 */
 	static TokenFenceReply decode(LockKey key, Object answer) {
 		java.util.List<?> reply = Replies.list(key, answer);
 		return switch ((int) Replies.longAt(key, reply, 0)) {

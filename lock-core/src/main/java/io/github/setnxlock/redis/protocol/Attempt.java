@@ -36,22 +36,47 @@ public record Attempt(Lease lease, long holderTtlMillis, boolean holderAnnounces
 	 */
 	public static final Attempt LEFT_FREE = new Attempt(null, -2, false, null);
 
+	/**
+	 * Return an attempt that acquired the lock.
+	 * @param lease the lease it got
+	 * @return the attempt
+	 */
 	public static Attempt acquired(Lease lease) {
 		return new Attempt(lease, 0, false, null);
 	}
 
+	/**
+	 * Return an attempt that took over an expired lock (timestamp protocol).
+	 * @param lease the lease it got
+	 * @param previousValue the expired value it replaced
+	 * @return the attempt
+	 */
 	public static Attempt tookOver(Lease lease, String previousValue) {
 		return new Attempt(lease, 0, false, previousValue);
 	}
 
+	/**
+	 * Return an attempt that found the lock held by someone else.
+	 * @param holderTtlMillis the holder's remaining time in ms, {@code -1} without one
+	 * @param holderAnnounces whether that holder will announce its release
+	 * @return the attempt
+	 */
 	public static Attempt held(long holderTtlMillis, boolean holderAnnounces) {
 		return new Attempt(null, holderTtlMillis, holderAnnounces, null);
 	}
 
+	/**
+	 * Whether the attempt got the lock.
+	 * @return {@code true} if it holds a lease
+	 */
 	public boolean acquired() {
 		return this.lease != null;
 	}
 
+	/**
+	 * Whether the attempt got the lock by taking over an expired one.
+	 * @return {@code true} if it replaced an expired value
+	 */
 	public boolean tookOver() {
 		return this.previousValue != null;
 	}

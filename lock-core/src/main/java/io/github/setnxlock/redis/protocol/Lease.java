@@ -40,15 +40,29 @@ public record Lease(String value, long fencingToken, long sentNanos, long validi
 
 	private static final long FIXED_DRIFT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
+	/**
+	 * Return when the lease ends by this JVM's monotonic clock, less the drift margin.
+	 * @return the deadline, comparable with {@link System#nanoTime()}
+	 */
 	public long deadlineNanos() {
 		long validityNanos = TimeUnit.MILLISECONDS.toNanos(this.validityMillis);
 		return this.sentNanos + validityNanos - (validityNanos / 100 + FIXED_DRIFT_NANOS);
 	}
 
+	/**
+	 * Whether the lease has ended.
+	 * @param nowNanos {@link System#nanoTime()} now
+	 * @return {@code true} from the deadline on
+	 */
 	public boolean isExpired(long nowNanos) {
 		return nowNanos - deadlineNanos() >= 0;
 	}
 
+	/**
+	 * Return how long the lease has left.
+	 * @param nowNanos {@link System#nanoTime()} now
+	 * @return the time to the deadline in ms, {@code 0} once it has passed
+	 */
 	public long remainingMillis(long nowNanos) {
 		return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos() - nowNanos));
 	}

@@ -27,14 +27,29 @@ package io.github.setnxlock.redis.protocol;
  */
 public record RenewalResult(Lease renewed, ReleaseResult rejected, RuntimeException failure) {
 
+	/**
+	 * Return the result of a renewal that extended the lease.
+	 * @param lease the extended lease
+	 * @return the result
+	 */
 	public static RenewalResult renewed(Lease lease) {
 		return new RenewalResult(lease, null, null);
 	}
 
+	/**
+	 * Return the result of a renewal that found the key no longer the holder's.
+	 * @param found what Redis found instead
+	 * @return the result
+	 */
 	public static RenewalResult rejected(ReleaseResult found) {
 		return new RenewalResult(null, found, null);
 	}
 
+	/**
+	 * Return the result of a renewal that could not reach Redis.
+	 * @param failure the error
+	 * @return the result
+	 */
 	public static RenewalResult failed(RuntimeException failure) {
 		return new RenewalResult(null, null, failure);
 	}
