@@ -93,12 +93,11 @@ class DistributedLockAotProcessor implements BeanRegistrationAotProcessor {
 				keyTypes.add(ClassUtils.resolvePrimitiveIfNecessary(parameterType));
 			}
 		});
-		reflection.registerMethod(ReflectionUtils.findMethod(Object.class, "toString"), ExecutableMode.INTROSPECT);
+		// The advice looks up each key type's toString(); a registered type's methods
+		// can be looked up (what Spring 7 means by introspection).
+		reflection.registerType(Object.class);
 		for (Class<?> keyType : keyTypes) {
-			Method toString = ReflectionUtils.findMethod(keyType, "toString");
-			if (toString != null) {
-				reflection.registerMethod(toString, ExecutableMode.INTROSPECT);
-			}
+			reflection.registerType(keyType);
 		}
 	}
 

@@ -16,6 +16,10 @@
 
 package io.github.setnxlock.annotation;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
@@ -76,6 +80,15 @@ class DistributedLockAotProcessorTests {
 	}
 
 	@Test
+	void theFallbackOfAComposedAnnotationIsRegisteredForInvocation() {
+		RuntimeHints hints = process(ComposedJobs.class);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method(ComposedJobs.class, "run")))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method(ComposedJobs.class, "later")))
+			.accepts(hints);
+	}
+
+	@Test
 	void methodsThatAreNotFallbacksAreLeftAlone() {
 		RuntimeHints hints = process(Jobs.class);
 		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method(Jobs.class, "unrelated")))
@@ -85,9 +98,9 @@ class DistributedLockAotProcessorTests {
 	@Test
 	void theToStringOfParameterTypesAndOfObjectCanBeLookedUp() {
 		RuntimeHints hints = process(Jobs.class);
-		assertThat(RuntimeHintsPredicates.reflection().onMethod(method(Key.class, "toString"))).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onMethod(method(String.class, "toString"))).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onMethod(method(Object.class, "toString"))).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(Key.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(String.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(Object.class)).accepts(hints);
 	}
 
 	@Test
@@ -175,6 +188,26 @@ class DistributedLockAotProcessorTests {
 	}
 
 	record Key(String id) {
+
+	}
+
+	@Target(ElementType.METHOD)
+	@Retention(RetentionPolicy.RUNTIME)
+	@DistributedLock(onFailure = OnLockFailure.FALLBACK, fallback = "later")
+	@interface JobLock {
+
+	}
+
+	static class ComposedJobs {
+
+		@JobLock
+		public String run() {
+			return "ran";
+		}
+
+		String later() {
+			return "later";
+		}
 
 	}
 
