@@ -16,6 +16,7 @@
 
 package io.github.setnxlock.autoconfigure;
 
+import java.util.List;
 import java.util.Map;
 
 import org.springframework.boot.EnvironmentPostProcessor;
@@ -27,8 +28,8 @@ import org.springframework.core.env.MapPropertySource;
 /**
  * Keeps the deprecated {@code setnx.lock.endpoint.force-release.enabled=true} working in
  * Spring Boot's endpoint access model: it becomes
- * {@code management.endpoint.locks.access=unrestricted}, in a property source of the
- * lowest precedence, so an access that the application sets itself wins, and
+ * {@code management.endpoint.locks.access=unrestricted}, unless the application decides
+ * the endpoint's access itself ({@link #ACCESS_SETTINGS}: then its choice stands), and
  * {@code management.endpoints.access.max-permitted} still caps it. The start-up warning
  * that the property is deprecated is {@link SetnxLockPropertiesCheck}'s.
  *
@@ -42,9 +43,20 @@ final class ForceReleaseAccessEnvironmentPostProcessor implements EnvironmentPos
 
 	static final String PROPERTY_SOURCE_NAME = "setnxLockDeprecatedForceRelease";
 
+	/**
+	 * Settings of the application's own that decide the endpoint's access. Spring Boot
+	 * reads the endpoint's own access before the global default whatever their property
+	 * sources, and refuses {@code access} beside {@code enabled}: with any of these set,
+	 * the old property adds nothing and the application's choice stands.
+	 */
+	static final List<String> ACCESS_SETTINGS = List.of(ACCESS_PROPERTY, "management.endpoint.locks.enabled",
+			"management.endpoints.access.default", "management.endpoints.enabled-by-default");
+
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		if (Binder.get(environment).bind(FORCE_RELEASE_PROPERTY, Boolean.class).orElse(false)) {
+		Binder binder = Binder.get(environment);
+		if (binder.bind(FORCE_RELEASE_PROPERTY, Boolean.class).orElse(false)
+				&& ACCESS_SETTINGS.stream().noneMatch((setting) -> binder.bind(setting, String.class).isBound())) {
 			environment.getPropertySources()
 				.addLast(new MapPropertySource(PROPERTY_SOURCE_NAME, Map.of(ACCESS_PROPERTY, "unrestricted")));
 		}

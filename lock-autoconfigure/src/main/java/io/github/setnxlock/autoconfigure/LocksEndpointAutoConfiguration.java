@@ -16,12 +16,20 @@
 
 package io.github.setnxlock.autoconfigure;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
+import org.springframework.boot.actuate.endpoint.EndpointId;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 import io.github.setnxlock.redis.operator.LockOperations;
 
@@ -31,7 +39,8 @@ import io.github.setnxlock.redis.operator.LockOperations;
  * (delete) operation: the endpoint is read-only by default, and offers the operation with
  * {@code management.endpoint.locks.access=unrestricted}. The deprecated
  * {@code setnx.lock.endpoint.force-release.enabled=true} still offers it (see
- * {@link ForceReleaseAccessEnvironmentPostProcessor}).
+ * {@link ForceReleaseAccessEnvironmentPostProcessor}). A global default that makes the
+ * endpoint unrestricted offers it too, with a warning at start-up.
  *
  * @author setnx-lock authors
  */
@@ -41,10 +50,30 @@ import io.github.setnxlock.redis.operator.LockOperations;
 @ConditionalOnAvailableEndpoint(endpoint = LocksEndpoint.class)
 public final class LocksEndpointAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(LocksEndpointAutoConfiguration.class);
+
 	@Bean
 	@ConditionalOnMissingBean
-	LocksEndpoint locksEndpoint(LockOperations operations) {
+	LocksEndpoint locksEndpoint(LockOperations operations, ObjectProvider<EndpointAccessResolver> accessResolver,
+			Environment environment) {
+		accessResolver.ifAvailable((resolver) -> warnIfUnrestrictedByDefault(resolver, environment));
 		return new LocksEndpoint(operations);
+	}
+
+	/**
+	 * Tell of a force-release operation that the application did not ask for by name: a
+	 * global default or Boot's older {@code enabled} switch can make the endpoint
+	 * unrestricted, and with it able to release any lock.
+	 */
+	private static void warnIfUnrestrictedByDefault(EndpointAccessResolver resolver, Environment environment) {
+		Access access = resolver.accessFor(EndpointId.of("locks"), Access.READ_ONLY);
+		if (access == Access.UNRESTRICTED && !environment.containsProperty("management.endpoint.locks.access")
+				&& !environment.containsProperty(ForceReleaseAccessEnvironmentPostProcessor.FORCE_RELEASE_PROPERTY)) {
+			logger.warn("The locks endpoint offers its force-release operation, which releases any lock whoever"
+					+ " holds it, because the access of actuator endpoints is unrestricted by default here; set"
+					+ " management.endpoint.locks.access=read-only to keep it read-only, or =unrestricted to say"
+					+ " this is meant");
+		}
 	}
 
 }

@@ -31,6 +31,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Warns, once every singleton exists, about {@code setnx.lock} settings that do not do
@@ -68,25 +69,41 @@ final class SetnxLockPropertiesCheck implements SmartInitializingSingleton {
 		Set<ConfigurationPropertyName> seen = new HashSet<>();
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(this.environment)) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
+				ConfigurationPropertySource variables = (source
+					.getUnderlyingSource() instanceof SystemEnvironmentPropertySource) ? source : null;
 				iterable.filter(SetnxLockPropertyNames.PREFIX::isAncestorOf).forEach((name) -> {
 					if (seen.add(name)) {
-						check(name, source.getConfigurationProperty(name));
+						check(name, source.getConfigurationProperty(name), variables);
 					}
 				});
 			}
 		}
 		if (this.properties.getEndpoint().getForceRelease().isEnabled()) {
+			String decided = ForceReleaseAccessEnvironmentPostProcessor.ACCESS_SETTINGS.stream()
+				.filter(this.environment::containsProperty)
+				.findFirst()
+				.orElse(null);
 			logger.warn(ForceReleaseAccessEnvironmentPostProcessor.FORCE_RELEASE_PROPERTY
 					+ " is deprecated: set management.endpoint.locks.access=unrestricted instead to offer the locks"
-					+ " endpoint's force-release operation");
+					+ " endpoint's force-release operation" + ((decided != null)
+							? "; it is ignored here, as " + decided + " decides the endpoint's access" : ""));
 		}
 		warnIfShort("setnx.lock.lease-time", this.properties.getLeaseTime());
 		this.properties.getLocks()
 			.forEach((name, lock) -> warnIfShort("setnx.lock.locks[" + name + "].lease-time", lock.getLeaseTime()));
 	}
 
-	private void check(ConfigurationPropertyName name, ConfigurationProperty property) {
+	/**
+	 * Check one name.
+	 * @param variables the source of environment variables the name came from, or
+	 * {@code null}
+	 */
+	private void check(ConfigurationPropertyName name, ConfigurationProperty property,
+			ConfigurationPropertySource variables) {
 		String known = SetnxLockPropertyNames.propertyOf(name);
+		if (known == null && variables != null) {
+			known = SetnxLockPropertyNames.propertyOfEnvironmentVariable(name, variables);
+		}
 		if (known == null) {
 			if (!SetnxLockPropertyNames.isGroup(name)) {
 				logger.warn(PropertyNameSuggestions.unbound(name) + from(property));

@@ -27,6 +27,7 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.core.ResolvableType;
 
 /**
@@ -72,6 +73,56 @@ final class SetnxLockPropertyNames {
 	 */
 	static String propertyOf(ConfigurationPropertyName name) {
 		return BY_UNIFORM_NAME.get(uniform(name));
+	}
+
+	/**
+	 * Return the property that an environment variable's name binds to. Spring Boot reads
+	 * {@code SETNX_LOCK_LEASE_TIME} as {@code setnx.lock.lease.time}, yet binds it to
+	 * {@code setnx.lock.lease-time} by an older mapping of its own, and not every such
+	 * name binds; so a property whose name differs only in dots and dashes is asked of
+	 * the source itself. For a per-lock entry, some elements after {@code locks} name the
+	 * lock and the rest its setting.
+	 * @param name a name under {@code setnx.lock}, from environment variables
+	 * @param source the environment variables
+	 * @return the property's name, or {@code null} if the name binds to none
+	 */
+	static String propertyOfEnvironmentVariable(ConfigurationPropertyName name, ConfigurationPropertySource source) {
+		int elements = name.getNumberOfElements();
+		int lockName = LOCKS.getNumberOfElements();
+		for (String property : TYPES.keySet()) {
+			int perLock = property.indexOf(ANY_LOCK);
+			if (perLock < 0) {
+				if (flat(property).equals(flat(name, 0, elements)) && binds(source, property)) {
+					return property;
+				}
+				continue;
+			}
+			String setting = property.substring(perLock + ANY_LOCK.length());
+			for (int end = lockName + 1; end < elements && LOCKS.isAncestorOf(name); end++) {
+				String lock = flat(name, lockName, end);
+				if (flat(setting).equals(flat(name, end, elements)) && binds(source, LOCKS + "." + lock + setting)) {
+					return property;
+				}
+			}
+		}
+		return null;
+	}
+
+	private static boolean binds(ConfigurationPropertySource source, String property) {
+		ConfigurationPropertyName name = ConfigurationPropertyName.of(property);
+		return source.getConfigurationProperty(name) != null;
+	}
+
+	private static String flat(String property) {
+		return property.replace(".", "").replace("-", "");
+	}
+
+	private static String flat(ConfigurationPropertyName name, int from, int to) {
+		StringBuilder flat = new StringBuilder();
+		for (int i = from; i < to; i++) {
+			flat.append(name.getElement(i, Form.UNIFORM));
+		}
+		return flat.toString();
 	}
 
 	/**

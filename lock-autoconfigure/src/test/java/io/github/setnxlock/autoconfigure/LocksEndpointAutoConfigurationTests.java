@@ -228,6 +228,49 @@ class LocksEndpointAutoConfigurationTests {
 			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
 			.run((context) -> assertThat(offeredOperations(context)).extracting(Operation::getType)
 				.doesNotContain(OperationType.DELETE));
+		// Boot reads an endpoint's own access before the global default, so the old
+		// property must not turn a read-only default into an unrestricted endpoint.
+		runner()
+			.withPropertyValues("setnx.lock.endpoint.force-release.enabled=true",
+					"management.endpoints.access.default=read-only")
+			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
+			.run((context) -> assertThat(offeredOperations(context)).extracting(Operation::getType)
+				.doesNotContain(OperationType.DELETE));
+	}
+
+	@Test
+	void aForceReleaseThatOnlyAGlobalDefaultOffersIsWarnedOf(CapturedOutput output) {
+		runner().withPropertyValues("management.endpoints.access.default=unrestricted").run((context) -> {
+			assertThat(offeredOperations(context)).extracting(Operation::getType).contains(OperationType.DELETE);
+			assertThat(output).contains("The locks endpoint offers its force-release operation");
+		});
+	}
+
+	@Test
+	void anAskedForForceReleaseIsNotWarnedOf(CapturedOutput output) {
+		runner().withPropertyValues("management.endpoint.locks.access=unrestricted").run((context) -> {
+			assertThat(offeredOperations(context)).extracting(Operation::getType).contains(OperationType.DELETE);
+			assertThat(output).doesNotContain("The locks endpoint offers its force-release operation");
+		});
+	}
+
+	@Test
+	void theDeprecatedPropertyBesideBootsOldEnabledSwitchDoesNotStopStartUp(CapturedOutput output) {
+		// Boot refuses management.endpoint.locks.access beside .enabled: the old property
+		// adds no access of its own then, and the warning says it is ignored.
+		runner()
+			.withPropertyValues("setnx.lock.endpoint.force-release.enabled=true",
+					"management.endpoint.locks.enabled=true")
+			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getEnvironment()
+					.getPropertySources()
+					.contains(ForceReleaseAccessEnvironmentPostProcessor.PROPERTY_SOURCE_NAME)).isFalse();
+				assertThat(offeredOperations(context)).extracting(Operation::getType).contains(OperationType.READ);
+				assertThat(output).contains(
+						"it is ignored here, as management.endpoint.locks.enabled decides the" + " endpoint's access");
+			});
 	}
 
 	@Test

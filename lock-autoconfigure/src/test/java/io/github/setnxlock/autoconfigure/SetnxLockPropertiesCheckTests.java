@@ -28,6 +28,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,6 +95,33 @@ class SetnxLockPropertiesCheckTests {
 					.doesNotContain("replicationGuard")
 					.doesNotContain("local_handoff")
 					.doesNotContain("Relaxed.run].waitTime is not");
+			});
+	}
+
+	@Test
+	void environmentVariablesAreCheckedAsSpringBootBindsThem(CapturedOutput output) {
+		// Spring Boot binds SETNX_LOCK_LEASE_TIME and
+		// SETNX_LOCK_REPLICATIONGUARD_TIMEOUT,
+		// not SETNX_LOCK_REPLICATION_GUARD_TIMEOUT.
+		Map<String, Object> variables = Map.of("SETNX_LOCK_LEASE_TIME", "45s", "SETNX_LOCK_REPLICATIONGUARD_TIMEOUT",
+				"750", "SETNX_LOCK_LOCKS_ENVJOB_WAIT_TIME", "3s", "SETNX_LOCK_LEAS_TIME", "45s",
+				"SETNX_LOCK_REPLICATION_GUARD_REPLICAS", "1");
+		runner()
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource("test-systemEnvironment", variables)))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				SetnxLockProperties properties = context.getBean(SetnxLockProperties.class);
+				assertThat(properties.getLeaseTime()).hasSeconds(45);
+				assertThat(properties.getReplicationGuard().getTimeout()).hasMillis(750);
+				assertThat(properties.getLocks().get("envjob").getWaitTime()).hasSeconds(3);
+				assertThat(output).doesNotContain("setnx.lock.lease.time is not")
+					.doesNotContain("setnx.lock.locks.envjob.wait.time is not")
+					.contains("setnx.lock.replicationguard.timeout is 750 without a unit")
+					.contains("setnx.lock.leas.time is not a setnx-lock property and is ignored")
+					.doesNotContain("setnx.lock.replication.guard.replicas is not");
+				assertThat(properties.getReplicationGuard().getReplicas()).isOne();
 			});
 	}
 

@@ -16,6 +16,9 @@
 
 package io.github.setnxlock.annotation;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
+
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
 
@@ -27,8 +30,10 @@ import io.github.setnxlock.LockLostException;
  * {@link LockAccessException}, {@link LockLostException} or {@link InterruptedException}
  * whose message holds the key is replaced by one of the same class whose message names
  * the lock and the method and shows {@code <key>} where the key was; the stack trace, the
- * cause (itself kept free of the key) and suppressed exceptions stay, and
- * {@code getKey()} still gives the key to code that wants it.
+ * cause and the suppressed exceptions (each kept free of the key the same way) stay, and
+ * {@code getKey()} still gives the key to code that wants it. Exceptions of other types
+ * are passed on as they are: the advice cannot copy a class it does not know, and the
+ * registry throws those three where a key is at stake.
  *
  * @author setnx-lock authors
  */
@@ -40,7 +45,8 @@ final class KeyRedaction {
 	}
 
 	/**
-	 * Return the failure, or a copy of it with the key left out of its message.
+	 * Return the failure, or a copy of it with the key left out of its message, its
+	 * cause's and its suppressed exceptions'.
 	 * @param failure what the registry threw, or {@code null}
 	 * @param key the key of the call's lock
 	 * @param locked the annotated method
@@ -51,23 +57,7 @@ final class KeyRedaction {
 			// Without a key expression, the key is the lock's name: no argument in it.
 			return failure;
 		}
-		Throwable cause = redact(failure.getCause(), key, locked);
-		String message = failure.getMessage();
-		boolean named = message != null && message.contains(key);
-		if (!named && cause == failure.getCause()) {
-			return failure;
-		}
-		String redacted = named ? "Lock '" + locked.name + "' of " + LockedMethod.describe(locked.method) + ": "
-				+ message.replace(key, PLACEHOLDER) : message;
-		Throwable copy = copy(failure, redacted, cause);
-		if (copy == null) {
-			return failure;
-		}
-		copy.setStackTrace(failure.getStackTrace());
-		for (Throwable suppressed : failure.getSuppressed()) {
-			copy.addSuppressed(suppressed);
-		}
-		return copy;
+		return redact(failure, key, locked, new IdentityHashMap<>());
 	}
 
 	/**
@@ -75,6 +65,48 @@ final class KeyRedaction {
 	 */
 	static RuntimeException redact(RuntimeException failure, String key, LockedMethod locked) {
 		return (RuntimeException) redact((Throwable) failure, key, locked);
+	}
+
+	/**
+	 * Redact one failure of a chain, each once: a chain may loop back on itself.
+	 * @param done the failures met so far, each with what it became
+	 */
+	private static Throwable redact(Throwable failure, String key, LockedMethod locked,
+			Map<Throwable, Throwable> done) {
+		if (failure == null) {
+			return null;
+		}
+		Throwable met = done.get(failure);
+		if (met != null) {
+			return met;
+		}
+		done.put(failure, failure);
+		Throwable cause = redact(failure.getCause(), key, locked, done);
+		Throwable[] suppressed = failure.getSuppressed();
+		Throwable[] redactedSuppressed = new Throwable[suppressed.length];
+		boolean changed = cause != failure.getCause();
+		for (int i = 0; i < suppressed.length; i++) {
+			redactedSuppressed[i] = redact(suppressed[i], key, locked, done);
+			changed |= redactedSuppressed[i] != suppressed[i];
+		}
+		String message = failure.getMessage();
+		boolean named = message != null && message.contains(key);
+		if (!named && !changed) {
+			return failure;
+		}
+		String redacted = named ? "Lock '" + locked.name + "' of " + LockedMethod.describe(locked.method) + ": "
+				+ message.replace(key, PLACEHOLDER) : message;
+		Throwable copy = copy(failure, redacted, cause);
+		if (copy == null) {
+			// Not a type of the registry's: left as it is, see the class's comment.
+			return failure;
+		}
+		copy.setStackTrace(failure.getStackTrace());
+		for (Throwable each : redactedSuppressed) {
+			copy.addSuppressed(each);
+		}
+		done.put(failure, copy);
+		return copy;
 	}
 
 	private static Throwable copy(Throwable failure, String message, Throwable cause) {
