@@ -16,23 +16,18 @@
 package io.github.setnxlock.memory;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 
 /**
  * An asynchronous acquisition in line for a key of a {@link LockSpace}: completed with
  * its hold when the key is handed to it, with {@code null} when its wait ends, and
- * cancelled by a caller who gives up.
+ * cancelled by a caller who gives up. It parks no thread.
  *
  * @author setnx-lock authors
  */
-final class AsyncWaiter {
-
-	final String key;
-
-	final String name;
-
-	final Duration lease;
+final class AsyncWaiter extends Waiter {
 
 	final CompletableFuture<MemoryHold> granted = new CompletableFuture<>();
 
@@ -40,9 +35,91 @@ final class AsyncWaiter {
 	ScheduledFuture<?> deadline;
 
 	AsyncWaiter(String key, String name, Duration lease) {
-		this.key = key;
-		this.name = name;
-		this.lease = lease;
+		super(key, name, lease);
+	}
+
+	/**
+	 * Take the key at once if nobody holds it or waits for it, else join the line.
+	 * @return the hold, or {@code null} if the key stayed held for the whole wait;
+	 * cancelling it gives the acquisition up
+	 */
+	CompletableFuture<MemoryHold> enter(LockSpace space, long waitNanos) {
+		MemoryHold taken = space.withCallbacks((callbacks) -> {
+			long now = System.nanoTime();
+			KeyState state = space.settled(this.key, now, callbacks);
+			if (state.isFree(now)) {
+				return state.take(this.key, this.name, this.lease, null, now, space);
+			}
+			if (waitNanos != 0) {
+				state.line.add(this);
+				space.watchOwner(state);
+				if (waitNanos != LockSpace.FOREVER) {
+					this.deadline = Timers.schedule(() -> giveUp(space), waitNanos);
+				}
+			}
+			space.dropIfUnused(this.key);
+			return null;
+		});
+		if (taken != null || waitNanos == 0) {
+			return CompletableFuture.completedFuture(taken);
+		}
+		this.granted.whenComplete((hold, failure) -> {
+			if (this.granted.isCancelled()) {
+				giveUp(space);
+			}
+		});
+		return this.granted;
+	}
+
+	/**
+	 * Leave the line, if still in it, and complete with no hold: the wait ended, or the
+	 * caller gave up. A wait that ends just as the key comes free gets the key if it is
+	 * first in line.
+	 */
+	private void giveUp(LockSpace space) {
+		boolean inLine = space.withCallbacks((callbacks) -> {
+			if (this.deadline != null) {
+				this.deadline.cancel(false);
+			}
+			KeyState state = space.stateOf(this.key);
+			if (state == null) {
+				return false;
+			}
+			if (!hasGivenUp()) {
+				state.settle(System.nanoTime(), callbacks, space);
+			}
+			boolean removed = state.line.remove(this);
+			space.dropIfUnused(this.key);
+			return removed;
+		});
+		if (inLine) {
+			// Handed no hold: one handed meanwhile completes the waiter itself.
+			Timers.callback(() -> this.granted.complete(null));
+		}
+	}
+
+	@Override
+	Thread owner() {
+		return null;
+	}
+
+	@Override
+	boolean hasGivenUp() {
+		return this.granted.isDone();
+	}
+
+	@Override
+	void handOver(MemoryHold hold, List<Runnable> callbacks, LockSpace space) {
+		if (this.deadline != null) {
+			this.deadline.cancel(false);
+		}
+		// Completed off the monitor, so that no continuation runs inside a release.
+		callbacks.add(() -> {
+			if (!this.granted.complete(hold)) {
+				// Given up a moment ago: nobody else can release it.
+				space.release(hold, null);
+			}
+		});
 	}
 
 }

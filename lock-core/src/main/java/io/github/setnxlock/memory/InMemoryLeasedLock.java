@@ -151,6 +151,9 @@ final class InMemoryLeasedLock implements LeasedLock {
 	private void release(Duration keep) {
 		MemoryHold hold = requiredHold();
 		if (hold.count > 1) {
+			// What this entry asked for at a loss (an inner @DistributedLock call) is not
+			// the business of the outer code that goes on holding.
+			this.registry.space().entryEnded(hold, hold.count);
 			hold.count--;
 			if (!hold.isHeld(System.nanoTime())) {
 				throw hold.lostException("before unlock()");
@@ -193,7 +196,8 @@ final class InMemoryLeasedLock implements LeasedLock {
 	@Override
 	public void interruptOnLoss() {
 		Thread holder = Thread.currentThread();
-		this.registry.space().onLoss(requiredHold(), holder::interrupt);
+		MemoryHold hold = requiredHold();
+		this.registry.space().onLoss(hold, holder::interrupt, hold.count);
 	}
 
 	@Override

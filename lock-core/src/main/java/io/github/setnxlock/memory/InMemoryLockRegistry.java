@@ -38,21 +38,26 @@ import io.github.setnxlock.LockRegistry;
  * {@link io.github.setnxlock.LockLostException} from {@code unlock()}. A hold taken
  * without one ({@link LeasedLock#lock()}, {@link LeasedLock#tryLock(Duration)}, ...) is
  * kept until it is unlocked, as a hold the Redis registry renews is kept while its holder
- * lives. Fencing tokens increase per key; {@link LeasedLock#unlockKeepingFor(Duration)},
+ * lives: if its thread dies without unlocking it, the hold ends (with a warning in the
+ * log), and waiters get the key within a fraction of a second. Fencing tokens increase
+ * per key; {@link LeasedLock#unlockKeepingFor(Duration)},
  * {@link LeasedLock#extendLease(Duration)} and {@link LeasedLock#acquireAsync(Duration)
  * asynchronous acquisitions} (which park no thread, and give up when their future is
  * cancelled) behave as they do with Redis.
  * <p>
  * <b>How.</b> The registry's keys live in a lock space: a map from key to holder behind
- * one monitor. Threads wait on that monitor until a release, their own deadline or the
- * holder's lease end; asynchronous acquisitions queue per key and are handed the key by
- * the release or by a shared daemon timer at the lease's end, and complete on shared
- * daemon callback threads. Two registries on one space contend as two applications on one
- * Redis do: create the second with {@link #sharing(InMemoryLockRegistry)}.
+ * one monitor. Threads and asynchronous acquisitions wait for a key in one line, first
+ * come first served; a free key is handed to the head of the line by the release, or by a
+ * shared daemon timer at the lease's end or when the holder's thread is found dead.
+ * Nobody takes a key ahead of those in line for it. Asynchronous acquisitions park no
+ * thread and complete on shared daemon callback threads. Two registries on one space
+ * contend as two applications on one Redis do: create the second with
+ * {@link #sharing(InMemoryLockRegistry)}.
  * <p>
  * <b>What it does not do.</b> It knows nothing of other JVMs, has no key prefix, calls no
  * {@link io.github.setnxlock.LockListener listeners} and makes no metrics, and its locks
- * cannot be lost but by their lease. It is meant for tests, not for production.
+ * cannot be lost but by their lease or by the death of their thread. It is meant for
+ * tests, not for production.
  *
  * @author setnx-lock authors
  */
@@ -118,7 +123,16 @@ public final class InMemoryLockRegistry implements LockRegistry {
 	}
 
 	void held(String key, Thread thread, MemoryHold hold) {
+		forgetDeadThreads();
 		this.threadHolds.put(new ThreadHoldKey(key, thread), hold);
+	}
+
+	/**
+	 * Drop the holds of threads that died without unlocking: nobody is left to unlock
+	 * them, and the lock space counts those without a lease as ended.
+	 */
+	private void forgetDeadThreads() {
+		this.threadHolds.keySet().removeIf((holder) -> !holder.thread().isAlive());
 	}
 
 	void ended(String key, Thread thread) {
@@ -131,6 +145,7 @@ public final class InMemoryLockRegistry implements LockRegistry {
 	 * @return the number of keys
 	 */
 	int localKeyCount() {
+		forgetDeadThreads();
 		return (int) this.threadHolds.keySet().stream().map(ThreadHoldKey::key).distinct().count();
 	}
 

@@ -21,17 +21,21 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
  * The keys that one or more {@link InMemoryLockRegistry registries} contend for, as the
- * applications on one Redis do: a map from key to its holder, behind one monitor for the
- * whole space. Threads wait on one condition, signalled at every release and woken by
- * their own deadline or the holder's lease end; asynchronous waiters queue per key and
- * are handed the key when it is released or its lease ends (a timer), so they park no
- * thread. Fencing tokens come from one counter for the space, so they increase per key.
+ * applications on one Redis do: a map from key to its holder and its line of waiters,
+ * behind one monitor for the whole space. Threads and asynchronous acquisitions wait in
+ * one line per key, first come first served, and a free key is handed to the head of the
+ * line explicitly: at a release, at a lease's end (a timer), when the holder's thread is
+ * found dead, and before anyone looks at the key. A thread in line parks on a condition
+ * of its own until it is handed the key or its wait ends; an asynchronous acquisition
+ * parks no thread. Fencing tokens come from one counter for the space, so they increase
+ * per key.
  *
  * @author setnx-lock authors
  */
@@ -40,53 +44,46 @@ final class LockSpace {
 	/** A wait without end. */
 	static final long FOREVER = Long.MAX_VALUE;
 
-	private final ReentrantLock monitor = new ReentrantLock();
+	/**
+	 * How often a holder without a lease is looked at while others wait: its thread dying
+	 * ends the hold, as renewals stop in Redis.
+	 */
+	private static final long OWNER_WATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-	private final Condition released = this.monitor.newCondition();
+	private final ReentrantLock monitor = new ReentrantLock();
 
 	private final Map<String, KeyState> keys = new HashMap<>();
 
 	private long lastFencingToken;
 
 	/**
-	 * Take a key for the current thread, waiting up to the given time.
+	 * Take a key for the current thread, waiting up to the given time in line.
 	 * @return the hold, or {@code null} if the key stayed held for the whole wait
 	 */
 	MemoryHold acquire(String key, String name, Duration lease, long waitNanos, boolean interruptible)
 			throws InterruptedException {
 		long startNanos = System.nanoTime();
-		boolean interrupted = false;
+		List<Runnable> callbacks = new ArrayList<>();
+		ThreadWaiter waiter = null;
 		this.monitor.lock();
-		KeyState state = this.keys.computeIfAbsent(key, (k) -> new KeyState());
-		state.threadWaiters++;
 		try {
-			while (true) {
-				long now = System.nanoTime();
-				if (state.isFree(now)) {
-					return state.take(key, name, lease, now, this);
-				}
-				long left = (waitNanos == FOREVER) ? FOREVER : waitNanos - (now - startNanos);
-				if (left <= 0) {
-					return null;
-				}
-				try {
-					this.released.awaitNanos(Math.min(left, state.holder.nanosLeft(now)));
-				}
-				catch (InterruptedException ex) {
-					if (interruptible) {
-						throw ex;
-					}
-					// Kept for the caller, after the wait: waiting again with the flag
-					// set would spin.
-					interrupted = true;
-				}
+			KeyState state = settled(key, startNanos, callbacks);
+			if (state.isFree(startNanos)) {
+				return state.take(key, name, lease, Thread.currentThread(), startNanos, this);
 			}
+			if (waitNanos == 0) {
+				return null;
+			}
+			waiter = new ThreadWaiter(key, name, lease, this.monitor.newCondition());
+			state.line.add(waiter);
+			watchOwner(state);
+			return waiter.awaitTurn(state, startNanos, waitNanos, interruptible, callbacks, this);
 		}
 		finally {
-			state.threadWaiters--;
-			dropIfUnused(key, state);
+			dropIfUnused(key);
 			this.monitor.unlock();
-			if (interrupted) {
+			callbacks.forEach(Timers::callback);
+			if (waiter != null && waiter.interrupted) {
 				Thread.currentThread().interrupt();
 			}
 		}
@@ -98,94 +95,34 @@ final class LockSpace {
 	 * cancelling it gives the acquisition up
 	 */
 	CompletableFuture<MemoryHold> acquireAsync(String key, String name, Duration lease, long waitNanos) {
-		AsyncWaiter waiter = new AsyncWaiter(key, name, lease);
-		this.monitor.lock();
-		try {
-			KeyState state = this.keys.computeIfAbsent(key, (k) -> new KeyState());
-			long now = System.nanoTime();
-			if (state.isFree(now)) {
-				return CompletableFuture.completedFuture(state.take(key, name, lease, now, this));
-			}
-			if (waitNanos == 0) {
-				dropIfUnused(key, state);
-				return CompletableFuture.completedFuture(null);
-			}
-			state.asyncWaiters.add(waiter);
-			if (waitNanos != FOREVER) {
-				waiter.deadline = Timers.schedule(() -> giveUp(waiter), waitNanos);
-			}
-		}
-		finally {
-			this.monitor.unlock();
-		}
-		waiter.granted.whenComplete((hold, failure) -> {
-			if (waiter.granted.isCancelled()) {
-				giveUp(waiter);
-			}
-		});
-		return waiter.granted;
+		return new AsyncWaiter(key, name, lease).enter(this, waitNanos);
 	}
 
 	/**
-	 * Take a waiter out of line, if it is still in it, and tell it it has no hold: its
-	 * wait ended, or its caller gave up.
-	 */
-	private void giveUp(AsyncWaiter waiter) {
-		boolean inLine;
-		this.monitor.lock();
-		try {
-			KeyState state = this.keys.get(waiter.key);
-			inLine = state != null && state.asyncWaiters.remove(waiter);
-			if (inLine) {
-				dropIfUnused(waiter.key, state);
-			}
-			if (waiter.deadline != null) {
-				waiter.deadline.cancel(false);
-			}
-		}
-		finally {
-			this.monitor.unlock();
-		}
-		if (inLine) {
-			// Handed no hold: one handed meanwhile completes the waiter itself.
-			Timers.callback(() -> waiter.granted.complete(null));
-		}
-	}
-
-	/**
-	 * End a hold: free its key, or keep the key for the given time.
+	 * End a hold: free its key for the first in line, or keep the key for the given time.
 	 * @return whether the hold was still held (not expired)
 	 */
 	boolean release(MemoryHold hold, Duration keep) {
-		List<Runnable> grants = new ArrayList<>();
-		boolean held;
-		this.monitor.lock();
-		try {
+		return withCallbacks((callbacks) -> {
 			long now = System.nanoTime();
-			held = hold.isHeld(now);
+			boolean held = hold.isHeld(now);
 			hold.end();
 			KeyState state = this.keys.get(hold.key);
 			if (state != null && state.holder == hold) {
 				state.holder = null;
 				if (held && keep != null) {
-					MemoryHold kept = new MemoryHold(hold.key, hold.name, keep, now);
-					state.holder = kept;
-					scheduleLeaseEnd(kept, now);
+					state.take(hold.key, hold.name, keep, null, now, this);
 				}
-				state.handOff(now, grants, this);
-				this.released.signalAll();
-				dropIfUnused(hold.key, state);
+				state.settle(now, callbacks, this);
+				dropIfUnused(hold.key);
 			}
-		}
-		finally {
-			this.monitor.unlock();
-		}
-		grants.forEach(Timers::callback);
-		return held;
+			return held;
+		});
 	}
 
 	/**
-	 * Give a hold with a lease of its own a new lease from now.
+	 * Give a hold with a lease of its own a new lease from now. A shorter one moves its
+	 * end, and so the hand-over to the line, forward.
 	 * @return whether it was still held and got the lease
 	 */
 	boolean extend(MemoryHold hold, Duration lease) {
@@ -217,38 +154,74 @@ final class LockSpace {
 	}
 
 	/**
-	 * Run an action once the hold's lease ends, unless it is released first; at once if
-	 * it has ended already.
+	 * Run an action once the hold is found lost, unless the entry that asked ends first
+	 * (or the hold); at once if it is lost already. The first request is kept.
 	 */
-	void onLoss(MemoryHold hold, Runnable action) {
-		this.monitor.lock();
-		try {
-			if (hold.isHeld(System.nanoTime())) {
-				hold.onLoss = action;
-				return;
+	void onLoss(MemoryHold hold, Runnable action, int entry) {
+		boolean lost = underMonitor(() -> {
+			if (!hold.isHeld(System.nanoTime())) {
+				return true;
 			}
+			if (hold.onLoss == null) {
+				hold.onLoss = action;
+				hold.onLossEntry = entry;
+			}
+			return false;
+		});
+		if (lost) {
+			action.run();
 		}
-		finally {
-			this.monitor.unlock();
-		}
-		action.run();
+	}
+
+	/**
+	 * An entry of a reentrant hold ends: what it asked for at a loss goes with it.
+	 */
+	void entryEnded(MemoryHold hold, int entry) {
+		underMonitor(() -> {
+			if (hold.onLoss != null && hold.onLossEntry == entry) {
+				hold.onLoss = null;
+			}
+			return null;
+		});
 	}
 
 	boolean isLocked(String key) {
-		return underMonitor(() -> {
+		return withCallbacks((callbacks) -> {
 			KeyState state = this.keys.get(key);
-			return state != null && !state.isFree(System.nanoTime());
+			if (state == null) {
+				return false;
+			}
+			long now = System.nanoTime();
+			state.settle(now, callbacks, this);
+			boolean locked = !state.isFree(now);
+			dropIfUnused(key);
+			return locked;
 		});
 	}
 
 	/**
-	 * Return how many threads and asynchronous acquisitions wait for a key.
+	 * Return the state of a key, {@code null} if the space keeps none; the caller holds
+	 * the monitor.
+	 */
+	KeyState stateOf(String key) {
+		return this.keys.get(key);
+	}
+
+	/**
+	 * Return how many threads and asynchronous acquisitions are in line for a key.
 	 */
 	int waiters(String key) {
 		return underMonitor(() -> {
 			KeyState state = this.keys.get(key);
-			return (state != null) ? state.threadWaiters + state.asyncWaiters.size() : 0;
+			return (state != null) ? state.line.size() : 0;
 		});
+	}
+
+	/**
+	 * Return how many threads and asynchronous acquisitions are in line for any key.
+	 */
+	int waiterCount() {
+		return underMonitor(() -> this.keys.values().stream().mapToInt((state) -> state.line.size()).sum());
 	}
 
 	/**
@@ -267,6 +240,22 @@ final class LockSpace {
 		return underMonitor(() -> (int) this.keys.values().stream().filter((state) -> state.isIdle(now)).count());
 	}
 
+	/**
+	 * Run an action under the monitor, and what it leaves in {@code callbacks} after it,
+	 * on callback threads.
+	 */
+	<T> T withCallbacks(Function<List<Runnable>, T> action) {
+		List<Runnable> callbacks = new ArrayList<>();
+		this.monitor.lock();
+		try {
+			return action.apply(callbacks);
+		}
+		finally {
+			this.monitor.unlock();
+			callbacks.forEach(Timers::callback);
+		}
+	}
+
 	private <T> T underMonitor(Supplier<T> action) {
 		this.monitor.lock();
 		try {
@@ -277,46 +266,53 @@ final class LockSpace {
 		}
 	}
 
+	/**
+	 * Return the state of a key, made if there is none, settled.
+	 */
+	KeyState settled(String key, long nowNanos, List<Runnable> callbacks) {
+		KeyState state = this.keys.computeIfAbsent(key, (k) -> new KeyState());
+		state.settle(nowNanos, callbacks, this);
+		return state;
+	}
+
 	void scheduleLeaseEnd(MemoryHold hold, long now) {
 		if (hold.leaseTimer != null) {
 			hold.leaseTimer.cancel(false);
 		}
-		hold.leaseTimer = Timers.schedule(() -> leaseEnded(hold), hold.nanosLeft(now));
+		hold.leaseTimer = Timers.schedule(() -> settleHeldBy(hold), hold.nanosLeft(now));
 	}
 
 	/**
-	 * The timer's task at a lease's end: report the loss to the holder, and hand the key
-	 * to the next asynchronous waiter. Threads that wait woke by themselves.
+	 * Have the timer look at a holder without a lease of its own while others wait for
+	 * its key, until its thread dies or it ends.
 	 */
-	private void leaseEnded(MemoryHold hold) {
-		List<Runnable> grants = new ArrayList<>();
-		Runnable onLoss = null;
-		this.monitor.lock();
-		try {
-			long now = System.nanoTime();
-			if (hold.hasEnded() || !hold.isExpired(now)) {
-				// Released, or given a new lease, since this task was scheduled.
-				return;
-			}
-			onLoss = hold.onLoss;
-			hold.onLoss = null;
-			KeyState state = this.keys.get(hold.key);
-			if (state != null && state.holder == hold) {
-				state.handOff(now, grants, this);
-				dropIfUnused(hold.key, state);
-			}
+	void watchOwner(KeyState state) {
+		MemoryHold holder = state.holder;
+		if (holder != null && holder.ownerWatch == null && holder.needsOwnerWatch() && !state.line.isEmpty()) {
+			holder.ownerWatch = Timers.schedule(() -> settleHeldBy(holder), OWNER_WATCH_NANOS);
 		}
-		finally {
-			this.monitor.unlock();
-		}
-		if (onLoss != null) {
-			onLoss.run();
-		}
-		grants.forEach(Timers::callback);
 	}
 
-	private void dropIfUnused(String key, KeyState state) {
-		if (state.isIdle(System.nanoTime()) && this.keys.get(key) == state) {
+	/**
+	 * The timer's task at a lease's end, or at a look at a holder's thread: settle the
+	 * key if the hold still has it, which tells the holder of a loss and hands the key to
+	 * the first in line.
+	 */
+	private void settleHeldBy(MemoryHold hold) {
+		withCallbacks((callbacks) -> {
+			KeyState state = this.keys.get(hold.key);
+			hold.ownerWatch = null;
+			if (state != null && state.holder == hold && !hold.hasEnded()) {
+				state.settle(System.nanoTime(), callbacks, this);
+				dropIfUnused(hold.key);
+			}
+			return null;
+		});
+	}
+
+	void dropIfUnused(String key) {
+		KeyState state = this.keys.get(key);
+		if (state != null && state.isIdle(System.nanoTime())) {
 			this.keys.remove(key);
 		}
 	}

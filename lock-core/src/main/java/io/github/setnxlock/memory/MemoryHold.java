@@ -23,8 +23,10 @@ import io.github.setnxlock.LockLostException;
 /**
  * One hold of a key in a {@link LockSpace}: a thread's (reentrant, counted) or an
  * asynchronous handle's, or the stand-in that keeps a key after
- * {@link io.github.setnxlock.LeasedLock#unlockKeepingFor(Duration)}. The space's monitor
- * guards every field the space writes; the entry count belongs to the owning thread.
+ * {@link io.github.setnxlock.LeasedLock#unlockKeepingFor(Duration)}. It ends when it is
+ * released, when its lease of its own ends, or, for a thread's hold without a lease, when
+ * its thread dies (as the Redis registry stops renewing it). The space's monitor guards
+ * every field the space writes; the entry count belongs to the owning thread.
  *
  * @author setnx-lock authors
  */
@@ -33,6 +35,9 @@ final class MemoryHold {
 	final String key;
 
 	final String name;
+
+	/** The thread that holds it, {@code null} for a hold of no thread. */
+	final Thread owner;
 
 	/** The lease it was taken with, or {@code null} for a hold kept until released. */
 	private volatile Duration lease;
@@ -47,14 +52,24 @@ final class MemoryHold {
 	/** Drawn on the first request; 0 before. */
 	long fencingToken;
 
-	/** What {@code interruptOnLoss} asked for; runs once. */
+	/** What {@code interruptOnLoss} asked for first; runs once. */
 	Runnable onLoss;
+
+	/** The entry (hold count) that asked for {@link #onLoss}: it goes when that ends. */
+	int onLossEntry;
+
+	/** Whether the space has found it lost and told its owner. */
+	boolean lossReported;
 
 	ScheduledFuture<?> leaseTimer;
 
-	MemoryHold(String key, String name, Duration lease, long nowNanos) {
+	/** The timer's look at whether its thread is still alive, while others wait. */
+	ScheduledFuture<?> ownerWatch;
+
+	MemoryHold(String key, String name, Duration lease, Thread owner, long nowNanos) {
 		this.key = key;
 		this.name = name;
+		this.owner = owner;
 		this.lease = lease;
 		this.leaseEndNanos = (lease != null) ? nowNanos + lease.toNanos() : 0;
 	}
@@ -71,10 +86,26 @@ final class MemoryHold {
 	}
 
 	/**
-	 * Whether it holds its key: not released and not expired.
+	 * Whether it is a thread's hold without a lease whose thread died: nobody is left to
+	 * release it. A hold with a lease runs to its lease's end, as in Redis.
+	 */
+	boolean isAbandoned() {
+		return this.lease == null && this.owner != null && !this.owner.isAlive();
+	}
+
+	/**
+	 * Whether it holds its key: not released, not expired and not abandoned.
 	 */
 	boolean isHeld(long nowNanos) {
-		return !this.ended && !isExpired(nowNanos);
+		return !this.ended && !isExpired(nowNanos) && !isAbandoned();
+	}
+
+	/**
+	 * Whether its thread should be watched while others wait for its key: only the death
+	 * of that thread can end it.
+	 */
+	boolean needsOwnerWatch() {
+		return this.lease == null && this.owner != null && !this.ended;
 	}
 
 	/**
@@ -99,12 +130,17 @@ final class MemoryHold {
 			this.leaseTimer.cancel(false);
 			this.leaseTimer = null;
 		}
+		if (this.ownerWatch != null) {
+			this.ownerWatch.cancel(false);
+			this.ownerWatch = null;
+		}
 		this.onLoss = null;
 	}
 
 	LockLostException lostException(String when) {
-		return new LockLostException(this.key, "Lock '" + this.key + "' was lost " + when + ": its lease of "
-				+ this.lease + " ended (the in-memory registry has no other way to lose a lock)");
+		return new LockLostException(this.key,
+				"Lock '" + this.key + "' was lost " + when + ": its lease of " + this.lease
+						+ " ended (the in-memory registry has no other way to lose a lock while its thread lives)");
 	}
 
 }

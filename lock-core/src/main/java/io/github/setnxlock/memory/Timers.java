@@ -52,11 +52,15 @@ final class Timers {
 		return timer;
 	}
 
-	private static ThreadFactory daemon(String prefix) {
+	static ThreadFactory daemon(String prefix) {
 		AtomicInteger count = new AtomicInteger();
 		return (task) -> {
-			Thread thread = new Thread(task, prefix + count.incrementAndGet());
+			// Nothing of the thread that happened to start it: no inheritable thread
+			// locals, and the class loader of this library rather than, say, a test's
+			// or a web application's, which it would otherwise keep from being collected.
+			Thread thread = new Thread(null, task, prefix + count.incrementAndGet(), 0, false);
 			thread.setDaemon(true);
+			thread.setContextClassLoader(Timers.class.getClassLoader());
 			return thread;
 		};
 	}

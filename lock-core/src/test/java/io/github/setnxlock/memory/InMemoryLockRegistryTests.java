@@ -18,6 +18,8 @@ package io.github.setnxlock.memory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
@@ -59,6 +61,8 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 		// nobody holds or waits for (one whose lease ended goes at the lease's end).
 		await("state of keys nobody holds or waits for").atMost(Duration.ofSeconds(10))
 			.until(() -> this.first.space().idleKeyCount() == 0);
+		await("threads and asynchronous acquisitions in line").atMost(Duration.ofSeconds(10))
+			.until(() -> this.first.space().waiterCount() == 0);
 	}
 
 	@Override
@@ -158,6 +162,21 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 	}
 
 	@Test
+	void aCancelledAcquisitionLeavesTheLineAtOnce() throws Exception {
+		LeasedLock holder = this.first.obtain("cancelled-at-once");
+		holder.lock();
+		CompletableFuture<Optional<LockHandle>> waiting = this.second.obtain("cancelled-at-once")
+			.acquireAsync(Duration.ofSeconds(30), Duration.ofSeconds(30));
+		assertThat(this.first.space().waiters("cancelled-at-once")).isOne();
+		assertThat(waiting.cancel(false)).isTrue();
+		assertThat(this.first.space().waiters("cancelled-at-once")).isZero();
+		holder.unlock();
+		LeasedLock next = this.second.obtain("cancelled-at-once");
+		assertThat(next.tryLock()).isTrue();
+		next.unlock();
+	}
+
+	@Test
 	void aTimedOutFutureGivesItsAcquisitionUp() throws Exception {
 		LeasedLock holder = this.first.obtain("async-timeout");
 		holder.lock();
@@ -168,6 +187,113 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.first.space().waiters("async-timeout") == 0);
 		holder.unlock();
 		assertThat(holder.isLocked()).isFalse();
+	}
+
+	@Test
+	void aShortenedLeaseWakesAThreadThatWaitsForIt() throws Exception {
+		LeasedLock holder = this.first.obtain("shortened");
+		assertThat(holder.tryLock(Duration.ZERO, Duration.ofHours(1))).isTrue();
+		Future<Boolean> waiter = threads().submit(() -> {
+			LeasedLock lock = this.second.obtain("shortened");
+			lock.lock();
+			lock.unlock();
+			return true;
+		});
+		awaitWaiter(this.second, "shortened");
+		holder.extendLease(shortLease());
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(holder::unlock);
+	}
+
+	@Test
+	void threadsAndAsyncAcquisitionsAreServedInTheOrderTheyCameIn() throws Exception {
+		LeasedLock holder = this.first.obtain("one-line");
+		holder.lock();
+		CountDownLatch release = new CountDownLatch(1);
+		Future<Boolean> thread = threads().submit(() -> {
+			LeasedLock lock = this.second.obtain("one-line");
+			lock.lock();
+			try {
+				return release.await(10, TimeUnit.SECONDS);
+			}
+			finally {
+				lock.unlock();
+			}
+		});
+		awaitWaiter(this.second, "one-line");
+		CompletableFuture<Optional<LockHandle>> async = this.second.obtain("one-line")
+			.acquireAsync(Duration.ofSeconds(30));
+		holder.unlock();
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.first.space().waiters("one-line") == 1);
+		assertThat(async).isNotDone();
+		release.countDown();
+		assertThat(thread.get(10, TimeUnit.SECONDS)).isTrue();
+		LockHandle handle = async.get(10, TimeUnit.SECONDS).orElseThrow();
+		handle.release().get(10, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void atALeaseEndTheKeyGoesToTheFirstInLineNotToANewcomer() throws Exception {
+		LeasedLock holder = this.first.obtain("lease-end-line");
+		assertThat(holder.tryLock(Duration.ZERO, shortLease())).isTrue();
+		CompletableFuture<Optional<LockHandle>> first = this.second.obtain("lease-end-line")
+			.acquireAsync(Duration.ofSeconds(30));
+		await().pollInSameThread().atMost(Duration.ofSeconds(10)).until(() -> !holder.isHeldByCurrentThread());
+		assertThat(this.second.obtain("lease-end-line").tryLock()).isFalse();
+		LockHandle handle = first.get(10, TimeUnit.SECONDS).orElseThrow();
+		assertThat(handle.isHeld()).isTrue();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(holder::unlock);
+		handle.release().get(10, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void aHoldWithoutALeaseEndsWhenItsThreadDiesAndTheKeyGoesToThoseInLine() throws Exception {
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch die = new CountDownLatch(1);
+		Thread holder = new Thread(() -> {
+			this.first.obtain("dead-holder").lock();
+			held.countDown();
+			awaitQuietly(die);
+		}, "dies-holding-the-lock");
+		holder.start();
+		assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+		CompletableFuture<Optional<LockHandle>> async = this.second.obtain("dead-holder")
+			.acquireAsync(Duration.ofSeconds(30));
+		Future<Boolean> thread = threads().submit(() -> {
+			LeasedLock lock = this.second.obtain("dead-holder");
+			boolean acquired = lock.tryLock(Duration.ofSeconds(30));
+			lock.unlock();
+			return acquired;
+		});
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.first.space().waiters("dead-holder") == 2);
+		die.countDown();
+		holder.join(10_000);
+		assertThat(holder.isAlive()).isFalse();
+		LockHandle handle = async.get(10, TimeUnit.SECONDS).orElseThrow();
+		assertThat(this.first.localKeyCount()).isZero();
+		handle.release().get(10, TimeUnit.SECONDS);
+		assertThat(thread.get(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void aThreadThatDiedHoldingAKeyWithoutALeaseDoesNotKeepItFromANewcomer() throws Exception {
+		Thread holder = new Thread(() -> this.first.obtain("dead-before").lock(), "dies-holding-it");
+		holder.start();
+		holder.join(10_000);
+		assertThat(holder.isAlive()).isFalse();
+		LeasedLock lock = this.second.obtain("dead-before");
+		assertThat(lock.tryLock()).isTrue();
+		lock.unlock();
+		assertThat(this.first.localKeyCount()).isZero();
+	}
+
+	private static void awaitQuietly(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Test

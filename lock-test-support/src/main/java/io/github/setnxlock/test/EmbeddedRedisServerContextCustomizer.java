@@ -29,6 +29,11 @@ import org.springframework.test.context.MergedContextConfiguration;
  * Starts one Redis server for an application context, points Spring Boot's Redis
  * properties at it, and stops it with the context.
  * <p>
+ * The properties come first and set a URL, so an application's own
+ * {@code spring.data.redis.url}, host, port, user, password, database and SSL switch do
+ * not lead its test elsewhere. Sentinel, cluster and master-replica settings cannot be
+ * undone by a property: a test of an application that sets them must clear them itself.
+ * <p>
  * Every instance is equal to every other: the customizer is part of the key of Spring's
  * context cache, and two test classes that both ask for a server can share a context, and
  * its server.
@@ -43,10 +48,7 @@ final class EmbeddedRedisServerContextCustomizer implements ContextCustomizer {
 	@Override
 	public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 		RedisServer server = RedisServer.start();
-		context.getEnvironment()
-			.getPropertySources()
-			.addFirst(new MapPropertySource(NAME,
-					Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port", server.port())));
+		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource(NAME, properties(server)));
 		ConfigurableListableBeanFactory beanFactory = context.getBeanFactory();
 		beanFactory.registerSingleton(NAME, server);
 		if (beanFactory instanceof DefaultSingletonBeanRegistry registry) {
@@ -61,6 +63,17 @@ final class EmbeddedRedisServerContextCustomizer implements ContextCustomizer {
 				}
 			});
 		}
+	}
+
+	/**
+	 * Return the properties that point Spring Boot at the server. Boot prefers a URL to
+	 * host and port, and takes the user and password from it: one set here wins over the
+	 * application's own URL, user, password and database. The server speaks plain RESP.
+	 */
+	static Map<String, Object> properties(RedisServer server) {
+		String host = server.host().contains(":") ? "[" + server.host() + "]" : server.host();
+		return Map.of("spring.data.redis.url", "redis://" + host + ":" + server.port(), "spring.data.redis.host",
+				server.host(), "spring.data.redis.port", server.port(), "spring.data.redis.ssl.enabled", false);
 	}
 
 	@Override

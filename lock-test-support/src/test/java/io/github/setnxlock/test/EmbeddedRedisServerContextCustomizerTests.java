@@ -16,12 +16,15 @@
 package io.github.setnxlock.test;
 
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.test.context.ContextCustomizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,6 +66,25 @@ class EmbeddedRedisServerContextCustomizerTests {
 		}
 		RedisServer stopped = server;
 		assertThatExceptionOfType(UncheckedIOException.class).isThrownBy(() -> stopped.execute("PING"));
+	}
+
+	@Test
+	void theServerWinsOverTheApplicationsOwnRedisSettings() {
+		try (GenericApplicationContext context = new GenericApplicationContext()) {
+			context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new MapPropertySource("application", Map.of("spring.data.redis.url",
+						"redis://user:secret@elsewhere:6380/3", "spring.data.redis.ssl.enabled", "true")));
+			new EmbeddedRedisServerContextCustomizer().customizeContext(context, null);
+			context.refresh();
+			RedisServer server = context.getBean(RedisServer.class);
+			URI url = URI.create(context.getEnvironment().getProperty("spring.data.redis.url"));
+			assertThat(url.getScheme()).isEqualTo("redis");
+			assertThat(url.getUserInfo()).isNull();
+			assertThat(url.getPort()).isEqualTo(server.port());
+			assertThat(url.getPath()).isEmpty();
+			assertThat(context.getEnvironment().getProperty("spring.data.redis.ssl.enabled", Boolean.class)).isFalse();
+		}
 	}
 
 	static class Unmarked {
