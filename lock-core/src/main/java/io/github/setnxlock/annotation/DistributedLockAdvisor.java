@@ -106,8 +106,22 @@ public class DistributedLockAdvisor extends AbstractPointcutAdvisor implements B
 	public void setBeanFactory(BeanFactory beanFactory) {
 		this.interceptor.setBeanFactory(beanFactory);
 		if (beanFactory instanceof ConfigurableBeanFactory configurable) {
+			// Processed ahead of time (for a native image), the build's environment lacks
+			// what only the deployment sets: a placeholder it cannot resolve counts as
+			// not
+			// set then, and is resolved when the application starts.
+			boolean aheadOfTime = Boolean.getBoolean("spring.aot.processing");
 			this.placeholders = (text) -> {
-				String resolved = configurable.resolveEmbeddedValue(text);
+				String resolved;
+				try {
+					resolved = configurable.resolveEmbeddedValue(text);
+				}
+				catch (IllegalArgumentException ex) {
+					if (!aheadOfTime) {
+						throw ex;
+					}
+					resolved = null;
+				}
 				return (resolved != null) ? resolved : "";
 			};
 		}

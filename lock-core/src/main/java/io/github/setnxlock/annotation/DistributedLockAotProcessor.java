@@ -16,13 +16,17 @@
 
 package io.github.setnxlock.annotation;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.lang.reflect.Type;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
+import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.ExecutableMode;
+import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.ReflectionHints;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.beans.factory.aot.BeanRegistrationAotContribution;
@@ -39,24 +43,28 @@ import org.springframework.util.ReflectionUtils;
  * while the application is processed ahead of time. In a native image a method is seen by
  * reflection only when it is registered, and the advice works by reflection:
  * <ul>
- * <li>the advisor reads each method's merged annotation at run time, and Spring AOP calls
- * the method itself reflectively: each annotated method is registered for invocation, and
- * the annotation type for the JDK proxy that a merged (meta-annotation) lookup
- * synthesizes;</li>
+ * <li>the advisor reads each method's merged annotation at run time, where it may sit on
+ * an interface or superclass method the bean's method implements or overrides, and Spring
+ * AOP calls the method reflectively: the annotated method and every method of the bean's
+ * class hierarchy and interfaces it stands for are registered for invocation, their types
+ * registered, and the annotation types for the JDK proxies a merged lookup synthesizes
+ * ({@link DistributedLock} and the application's own composed annotations);</li>
  * <li>a fallback is looked up by name and called reflectively: every method of the bean's
  * class hierarchy with a fallback's name is registered for invocation, whichever overload
  * {@link LockedMethod} then picks;</li>
- * <li>a key's value must have a {@code toString()} of its own, which the interceptor
- * looks up by reflection: that method is registered for the annotated methods' parameter
- * types and the usual key types, and {@link Object#toString()} so that the lookup ends
- * somewhere for any other type.</li>
+ * <li>a key expression reads the arguments' properties ({@code #order.id}) and the root
+ * object ({@code #root.args}): the parameter types are registered for data binding (their
+ * properties, and the types those lead to), and the root object's accessors for
+ * invocation.</li>
  * </ul>
+ * Keys whose expressions reach types that no parameter leads to (a bean's result, a
+ * static method) need the application's own hints.
  *
  * @author setnx-lock authors
  */
 class DistributedLockAotProcessor implements BeanRegistrationAotProcessor {
 
-	private static final Class<?>[] USUAL_KEY_TYPES = { String.class, Long.class, Integer.class, UUID.class };
+	private final BindingReflectionHintsRegistrar bindingHints = new BindingReflectionHintsRegistrar();
 
 	@Override
 	public BeanRegistrationAotContribution processAheadOfTime(RegisteredBean registeredBean) {
@@ -77,28 +85,54 @@ class DistributedLockAotProcessor implements BeanRegistrationAotProcessor {
 					.findMergedAnnotation(method, DistributedLock.class));
 	}
 
-	private static void registerHints(RuntimeHints hints, Class<?> beanClass, Map<Method, DistributedLock> locked) {
+	private void registerHints(RuntimeHints hints, Class<?> beanClass, Map<Method, DistributedLock> locked) {
 		ReflectionHints reflection = hints.reflection();
 		hints.proxies().registerJdkProxy(DistributedLock.class);
-		Set<Class<?>> keyTypes = new LinkedHashSet<>(Set.of(USUAL_KEY_TYPES));
+		reflection.registerType(DistributedLockInterceptor.KeyRoot.class, MemberCategory.INVOKE_PUBLIC_METHODS);
+		Set<Class<?>> parameterTypes = new LinkedHashSet<>();
 		locked.forEach((method, annotation) -> {
-			reflection.registerMethod(method, ExecutableMode.INVOKE);
+			for (Method declared : declarationsOf(method, beanClass)) {
+				reflection.registerType(declared.getDeclaringClass());
+				reflection.registerMethod(declared, ExecutableMode.INVOKE);
+				for (Annotation composed : declared.getAnnotations()) {
+					if (composed.annotationType() != DistributedLock.class && AnnotationUtils
+						.isAnnotationMetaPresent(composed.annotationType(), DistributedLock.class)) {
+						reflection.registerType(composed.annotationType(), MemberCategory.INVOKE_DECLARED_METHODS);
+						hints.proxies().registerJdkProxy(composed.annotationType());
+					}
+				}
+			}
 			String fallback = annotation.fallback().trim();
 			if (annotation.onFailure() == OnLockFailure.FALLBACK && !fallback.isEmpty()) {
 				ReflectionUtils.doWithMethods(beanClass,
 						(candidate) -> reflection.registerMethod(candidate, ExecutableMode.INVOKE),
 						(candidate) -> candidate.getName().equals(fallback));
 			}
-			for (Class<?> parameterType : method.getParameterTypes()) {
-				keyTypes.add(ClassUtils.resolvePrimitiveIfNecessary(parameterType));
-			}
+			parameterTypes.addAll(List.of(method.getParameterTypes()));
 		});
-		// The advice looks up each key type's toString(); a registered type's methods
-		// can be looked up (what Spring 7 means by introspection).
-		reflection.registerType(Object.class);
-		for (Class<?> keyType : keyTypes) {
-			reflection.registerType(keyType);
+		this.bindingHints.registerReflectionHints(reflection, parameterTypes.toArray(Type[]::new));
+	}
+
+	/**
+	 * Return a method and the methods of the class hierarchy and interfaces it implements
+	 * or overrides: where the advisor may find its annotation.
+	 */
+	private static Set<Method> declarationsOf(Method method, Class<?> beanClass) {
+		Set<Method> declarations = new LinkedHashSet<>();
+		declarations.add(method);
+		Set<Class<?>> types = new LinkedHashSet<>(ClassUtils.getAllInterfacesForClassAsSet(beanClass));
+		for (Class<?> type = beanClass; type != null && type != Object.class; type = type.getSuperclass()) {
+			types.add(type);
 		}
+		for (Class<?> type : types) {
+			try {
+				declarations.add(type.getDeclaredMethod(method.getName(), method.getParameterTypes()));
+			}
+			catch (NoSuchMethodException ex) {
+				// Not declared on this type.
+			}
+		}
+		return declarations;
 	}
 
 }

@@ -33,7 +33,6 @@ import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.util.ObjectUtils;
-import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.setnxlock.LeasedLock;
@@ -58,19 +57,6 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
 
 	private volatile BeanFactory beanFactory;
-
-	/**
-	 * Whether a class has a {@code toString()} of its own, looked up once per class
-	 * rather than on every call.
-	 */
-	private static final ClassValue<Boolean> OWN_TO_STRING = new ClassValue<>() {
-
-		@Override
-		protected Boolean computeValue(Class<?> type) {
-			return ReflectionUtils.findMethod(type, "toString").getDeclaringClass() != Object.class;
-		}
-
-	};
 
 	DistributedLockInterceptor(Supplier<LockRegistry> registry, Supplier<LockTimings> timings, LockedMethods methods) {
 		this.registry = SingletonSupplier.of(registry);
@@ -184,7 +170,18 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		if (value.getClass().isArray()) {
 			return ObjectUtils.nullSafeToString(value);
 		}
-		return OWN_TO_STRING.get(value.getClass()) ? value.toString() : null;
+		String text = value.toString();
+		return isObjectsToString(value, text) ? null : text;
+	}
+
+	/**
+	 * Whether a text is what {@link Object#toString()} gives for a value: told from the
+	 * text rather than by looking the method up, so that it needs no reflection (in a
+	 * native image either).
+	 */
+	private static boolean isObjectsToString(Object value, String text) {
+		String type = value.getClass().getName();
+		return text.startsWith(type) && text.equals(type + "@" + Integer.toHexString(value.hashCode()));
 	}
 
 	private static String keyProblem(LockedMethod locked) {

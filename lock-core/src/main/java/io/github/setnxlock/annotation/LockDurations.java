@@ -52,8 +52,10 @@ record LockDurations(Duration waitTime, Duration leaseTime, Duration holdAtLeast
 		List<String> warnings = new ArrayList<>();
 		Duration waitTime = read("waitTime", annotation.waitTime(), placeholders, warnings);
 		Duration leaseTime = checkLease(read("leaseTime", annotation.leaseTime(), placeholders, warnings), "leaseTime");
-		Duration holdAtLeast = checkLease(read("holdAtLeast", annotation.holdAtLeast(), placeholders, warnings),
-				"holdAtLeast");
+		Duration minimumHold = read("holdAtLeast", annotation.holdAtLeast(), placeholders, warnings);
+		// Zero holds nothing past the method's end: the same as no minimum.
+		Duration holdAtLeast = (minimumHold == null || minimumHold.isZero()) ? null
+				: checkLease(minimumHold, "holdAtLeast");
 		return new LockDurations(waitTime, leaseTime, holdAtLeast, List.copyOf(warnings));
 	}
 

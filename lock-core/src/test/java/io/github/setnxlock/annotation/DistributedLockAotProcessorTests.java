@@ -96,11 +96,28 @@ class DistributedLockAotProcessorTests {
 	}
 
 	@Test
-	void theToStringOfParameterTypesAndOfObjectCanBeLookedUp() {
+	void keyExpressionsCanReadTheArgumentsPropertiesAndTheRootObject() {
 		RuntimeHints hints = process(Jobs.class);
-		assertThat(RuntimeHintsPredicates.reflection().onType(Key.class)).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onType(String.class)).accepts(hints);
-		assertThat(RuntimeHintsPredicates.reflection().onType(Object.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method(Key.class, "id"))).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onMethodInvocation(method(DistributedLockInterceptor.KeyRoot.class, "args"))).accepts(hints);
+	}
+
+	@Test
+	void anAnnotationOnAnInterfaceMethodIsReadableAndItsMethodInvocable() {
+		RuntimeHints hints = process(InterfaceJobs.class);
+		assertThat(RuntimeHintsPredicates.reflection().onType(LockedJobs.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method(LockedJobs.class, "run")))
+			.accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(method(InterfaceJobs.class, "run")))
+			.accepts(hints);
+	}
+
+	@Test
+	void aComposedAnnotationCanBeSynthesizedAndRead() {
+		RuntimeHints hints = process(ComposedJobs.class);
+		assertThat(RuntimeHintsPredicates.proxies().forInterfaces(JobLock.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(JobLock.class)).accepts(hints);
 	}
 
 	@Test
@@ -188,6 +205,22 @@ class DistributedLockAotProcessorTests {
 	}
 
 	record Key(String id) {
+
+	}
+
+	interface LockedJobs {
+
+		@DistributedLock
+		String run();
+
+	}
+
+	static class InterfaceJobs implements LockedJobs {
+
+		@Override
+		public String run() {
+			return "ran";
+		}
 
 	}
 
