@@ -26,13 +26,15 @@ import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
 import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.SmartApplicationListener;
 
 /**
  * Ties the embedded Redis server to the application context that uses it: the server is a
  * bean named {@value #BEAN_NAME} (so tests can look inside it), it is stopped when the
  * context closes, after every bean that talks to it has been destroyed, and it is stopped
- * when the application fails to start.
+ * when the application fails to start (at once when the context never started, else by
+ * the close that follows, after the beans).
  * <p>
  * Stopping the server on {@code ContextClosedEvent} would be too early: the event comes
  * before the beans are destroyed, and the connection factory, the scheduler and locks
@@ -53,6 +55,9 @@ final class EmbeddedRedisLifecycle implements SmartApplicationListener {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	/** Whether the context will stop the server when it destroys its beans. */
+	private final AtomicBoolean registered = new AtomicBoolean();
+
 	EmbeddedRedisLifecycle(EmbeddedRedis server) {
 		this.server = server;
 	}
@@ -68,8 +73,13 @@ final class EmbeddedRedisLifecycle implements SmartApplicationListener {
 		if (event instanceof ApplicationPreparedEvent prepared && !this.closed.get()) {
 			register(prepared.getApplicationContext().getBeanFactory());
 		}
-		else if (event instanceof ApplicationFailedEvent) {
-			close();
+		else if (event instanceof ApplicationFailedEvent failed) {
+			ConfigurableApplicationContext context = failed.getApplicationContext();
+			// A context that started (a runner failed) is closed next, and its beans
+			// are destroyed before the server: leave it to that close.
+			if (!this.registered.get() || context == null || !context.isActive()) {
+				close();
+			}
 		}
 	}
 
@@ -79,6 +89,7 @@ final class EmbeddedRedisLifecycle implements SmartApplicationListener {
 			// Disposable beans are destroyed in reverse order of registration, and no
 			// other bean exists yet: this one goes last.
 			registry.registerDisposableBean(BEAN_NAME, this::close);
+			this.registered.set(true);
 		}
 	}
 

@@ -26,6 +26,8 @@ import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.CommandLineRunner;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -83,6 +85,16 @@ class EmbeddedRedisEnvironmentPostProcessorTests {
 			.isThrownBy(() -> new Socket(InetAddress.getLoopbackAddress(), FailingStart.port).close());
 	}
 
+	@Test
+	void whenARunnerFailsThenRedisOutlivesTheBeansThatUseIt() {
+		FailingRunner.answeredOnTheWayOut = null;
+		assertThatException().isThrownBy(() -> run(FailingRunner.class)).withStackTraceContaining("on purpose");
+		// The bean's destruction still reached the server; the server stopped after it.
+		assertThat(FailingRunner.answeredOnTheWayOut).isEqualTo("+PONG");
+		assertThatExceptionOfType(ConnectException.class)
+			.isThrownBy(() -> new Socket(InetAddress.getLoopbackAddress(), FailingRunner.port).close());
+	}
+
 	/**
 	 * Ask a Redis server for {@code PING} in the inline form of the protocol, with no
 	 * client library, as the bare applications have none.
@@ -104,6 +116,28 @@ class EmbeddedRedisEnvironmentPostProcessorTests {
 
 	@Configuration(proxyBeanMethods = false)
 	static class Bare {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class FailingRunner {
+
+		static volatile int port;
+
+		static volatile String answeredOnTheWayOut;
+
+		@Bean
+		DisposableBean redisClient(Environment environment) {
+			port = environment.getRequiredProperty("spring.data.redis.port", Integer.class);
+			return () -> answeredOnTheWayOut = ping("127.0.0.1", port);
+		}
+
+		@Bean
+		CommandLineRunner failingRunner() {
+			return (args) -> {
+				throw new IllegalStateException("Failing on purpose after the context started");
+			};
+		}
 
 	}
 
