@@ -218,6 +218,11 @@ class RedlockCommandsTests {
 					Thread.sleep(200);
 				}
 				assertThat(this.nodes.holdersOf(PREFIX + "watched")).isGreaterThanOrEqualTo(3);
+				// The renewals found the key on the nodes that answered, not on the
+				// frozen one.
+				long renewedOn = client.registry.engine().holds().get(0).lease().nodeMask();
+				assertThat(Long.bitCount(renewedOn)).isGreaterThanOrEqualTo(3);
+				assertThat(renewedOn & (1L << 2)).isZero();
 				long holdersWithTtl = this.nodes.nodes()
 					.stream()
 					.filter((node) -> node != this.nodes.node(2))
