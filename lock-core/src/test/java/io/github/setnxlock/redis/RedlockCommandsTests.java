@@ -205,6 +205,27 @@ class RedlockCommandsTests {
 	}
 
 	@Test
+	void aFencingDrawReturnsMoreThanAnyCounterAMajorityHoldsAndNamesACounterThatIsNotOne() throws Exception {
+		long high = 8_000_000_000_000_000L;
+		for (int i : List.of(0, 2, 4)) {
+			this.nodes.node(i).execute("SET", "{" + PREFIX + "floor}:fence", Long.toString(high));
+		}
+		LeasedLock lock = this.first.registry.obtain("floor");
+		assertThat(lock.tryLock()).isTrue();
+		assertThat(lock.fencingToken()).isGreaterThan(high);
+		lock.unlock();
+		for (RedisServer node : this.nodes.nodes()) {
+			node.execute("SET", "{" + PREFIX + "garbled}:fence", "not-a-counter");
+		}
+		LeasedLock garbled = this.first.registry.obtain("garbled");
+		assertThat(garbled.tryLock()).isTrue();
+		assertThatExceptionOfType(LockAccessException.class).isThrownBy(garbled::fencingToken)
+			.withMessageContaining("not-a-counter");
+		assertThat(garbled.isHeldByCurrentThread()).isTrue();
+		garbled.unlock();
+	}
+
+	@Test
 	void theWatchdogKeepsAHoldPastItsLeaseOnAMajorityWhileANodeIsFrozen() throws Exception {
 		SetnxLockSettings shortLease = SETTINGS.toBuilder().leaseTime(Duration.ofSeconds(1)).build();
 		try (RedlockClient client = new RedlockClient(this.nodes, shortLease)) {

@@ -19,3 +19,16 @@ local function counter_of(fence_key)
   end
   return tonumber(stored)
 end
+-- Returns the node's counter (a number, or false without one) while the lock key holds
+-- the owner token; or nil and the script's answer when the draw cannot go on here: {0}
+-- when the key is not ours, {-2, what the counter key holds} when it is not a counter.
+local function counter_while_ours(lock_key, fence_key, owner_token)
+  if not is_ours(lock_key, owner_token) then
+    return nil, {0}
+  end
+  local counter, found = counter_of(fence_key)
+  if counter == nil then
+    return nil, {-2, found}
+  end
+  return counter
+end

@@ -7,12 +7,9 @@
 -- ARGV[1] owner token
 -- Returns {1, value} while ours; {0} when the key no longer holds the owner token; {-2,
 -- what the counter key holds} when it is not a fencing counter.
-if not is_ours(KEYS[1], ARGV[1]) then
-  return {0}
-end
-local counter, found = counter_of(KEYS[2])
+local counter, refusal = counter_while_ours(KEYS[1], KEYS[2], ARGV[1])
 if counter == nil then
-  return {-2, found}
+  return refusal
 end
 local time = redis.call('TIME')
 local micros = tonumber(time[1]) * 1000000 + tonumber(time[2])

@@ -7,12 +7,9 @@
 -- Returns {1} when written; {0} when the key no longer holds the owner token; {2,
 -- counter} when the counter is already at least the token; {-2, what the counter key
 -- holds} when it is not a fencing counter.
-if not is_ours(KEYS[1], ARGV[1]) then
-  return {0}
-end
-local counter, found = counter_of(KEYS[2])
+local counter, refusal = counter_while_ours(KEYS[1], KEYS[2], ARGV[1])
 if counter == nil then
-  return {-2, found}
+  return refusal
 end
 if counter and counter >= tonumber(ARGV[2]) then
   return {2, string.format('%.0f', counter)}
