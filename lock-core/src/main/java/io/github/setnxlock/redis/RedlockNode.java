@@ -67,6 +67,12 @@ public record RedlockNode(String name, StringRedisTemplate redis) {
 			throw new IllegalArgumentException("Redlock runs the token protocol only, but protocol was "
 					+ settings.protocol() + ": the timestamp protocol needs one clock and one key");
 		}
+		if (settings.nodeTimeout().multipliedBy(3).compareTo(settings.leaseTime()) >= 0) {
+			throw new IllegalArgumentException(
+					"Redlock nodeTimeout must be less than a third of the leaseTime, so that "
+							+ "a slow node cannot use up a lease, but nodeTimeout was " + settings.nodeTimeout()
+							+ " and leaseTime " + settings.leaseTime());
+		}
 		if (settings.replicationGuardReplicas() > 0) {
 			throw new IllegalArgumentException("Redlock nodes are independent masters, so the replication guard "
 					+ "does not apply, but replicationGuard was " + settings.replicationGuardReplicas() + " replicas");

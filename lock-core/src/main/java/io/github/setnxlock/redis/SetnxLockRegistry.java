@@ -85,7 +85,9 @@ import io.github.setnxlock.redis.protocol.TokenLockCommands;
  * lock key, can end up with two clients that both believe they hold it; only the
  * {@link LeasedLock#fencingToken() fencing token}, checked by the protected resource,
  * makes that safe. The timestamp protocol with {@link TimestampClock#LOCAL} also trusts
- * every client's clock.
+ * every client's clock. With several independent masters
+ * ({@link #SetnxLockRegistry(List, SetnxLockSettings, List) Redlock}) a lock survives the
+ * loss of a minority of them.
  * <p>
  * <b>Replication.</b> The replication guard
  * ({@link SetnxLockSettings.Builder#replicationGuard(int, java.time.Duration)}, off by

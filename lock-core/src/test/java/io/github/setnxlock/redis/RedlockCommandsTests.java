@@ -227,7 +227,10 @@ class RedlockCommandsTests {
 
 	@Test
 	void theWatchdogKeepsAHoldPastItsLeaseOnAMajorityWhileANodeIsFrozen() throws Exception {
-		SetnxLockSettings shortLease = SETTINGS.toBuilder().leaseTime(Duration.ofSeconds(1)).build();
+		SetnxLockSettings shortLease = SETTINGS.toBuilder()
+			.leaseTime(Duration.ofSeconds(1))
+			.nodeTimeout(Duration.ofMillis(300))
+			.build();
 		try (RedlockClient client = new RedlockClient(this.nodes, shortLease)) {
 			LeasedLock lock = client.registry.obtain("watched");
 			assertThat(lock.tryLock()).isTrue();

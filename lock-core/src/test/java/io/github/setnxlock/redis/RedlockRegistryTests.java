@@ -84,6 +84,11 @@ class RedlockRegistryTests {
 					() -> new SetnxLockRegistry(List.of(three.get(0), three.get(0), three.get(1)), SETTINGS, List.of()))
 			.withMessageContaining("distinct");
 		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> new SetnxLockRegistry(three,
+					SETTINGS.toBuilder().leaseTime(Duration.ofSeconds(1)).build(), List.of()))
+			.withMessageContaining("nodeTimeout")
+			.withMessageContaining("leaseTime");
+		assertThatExceptionOfType(IllegalArgumentException.class)
 			.isThrownBy(() -> new RedlockNode("user:secret@host:6379", template))
 			.withMessageContaining("credentials")
 			.withMessageNotContaining("secret");

@@ -113,8 +113,10 @@ public final class LockOperations {
 	 * @return details: the protocol, the key prefix, the number of scripts, and, for a
 	 * registry's operations, how many keys it holds or waits for and whether release
 	 * messages are received ({@code listening}, {@code not listening}, or
-	 * {@code no subscription yet} before the first wait subscribes)
-	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used
+	 * {@code no subscription yet} before the first wait subscribes); under Redlock also
+	 * {@code nodes}, each node's name with {@code up} or {@code down: <why>}
+	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used: under
+	 * Redlock, if fewer than a majority of the nodes answer
 	 */
 	public Map<String, Object> checkHealth() {
 		Map<String, Object> details = new LinkedHashMap<>();
