@@ -187,8 +187,9 @@ public final class SetnxLockSettings {
 
 	/**
 	 * Return how long a Redlock node has to answer a call before it counts as failed, so
-	 * that a frozen node never holds a lock call up for longer: 100 ms by default. Unused
-	 * on a single Redis.
+	 * that a frozen node never holds a lock call up for longer: 100 ms by default,
+	 * counted from the first node's answer (so that connecting, or a machine slow for
+	 * every node, counts against none). Unused on a single Redis.
 	 * @return the node timeout
 	 * @see SetnxLockRegistry#SetnxLockRegistry(java.util.List, SetnxLockSettings,
 	 * java.util.List)

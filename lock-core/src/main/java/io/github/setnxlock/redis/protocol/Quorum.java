@@ -25,9 +25,12 @@ import java.util.function.IntFunction;
 /**
  * One call sent to every Redlock node at once, and the decision its answers lead to. The
  * decision is taken as soon as the answers so far settle it, or when the node timeout
- * ends, when a node that has not answered counts as failed. Answers that arrive after the
- * decision are handed to a late handler, which undoes what they did where the decision
- * needs it.
+ * (counted from the first answer) ends, when a node that has not answered counts as
+ * failed; a call no node answers fails with each node's own client timeout. The decision
+ * completes the call on the thread that brought the deciding answer (a client's event
+ * loop, or the timeout thread), so what waits for it must not block there, as for any
+ * answer of a single Redis. Answers that arrive after the decision are handed to a late
+ * handler, which undoes what they did where the decision needs it.
  *
  * @param <T> a node's answer
  * @param <R> the decision
