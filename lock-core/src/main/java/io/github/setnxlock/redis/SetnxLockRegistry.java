@@ -34,9 +34,11 @@ import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.engine.EngineSettings;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.QuorumReleaseMessages;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.operator.LockOperations;
 import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.RedlockCommands;
 import io.github.setnxlock.redis.protocol.ReplicationGuard;
 import io.github.setnxlock.redis.protocol.TimestampLockCommands;
 import io.github.setnxlock.redis.protocol.TokenLockCommands;
@@ -83,7 +85,9 @@ import io.github.setnxlock.redis.protocol.TokenLockCommands;
  * lock key, can end up with two clients that both believe they hold it; only the
  * {@link LeasedLock#fencingToken() fencing token}, checked by the protected resource,
  * makes that safe. The timestamp protocol with {@link TimestampClock#LOCAL} also trusts
- * every client's clock.
+ * every client's clock. With several independent masters
+ * ({@link #SetnxLockRegistry(List, SetnxLockSettings, List) Redlock}) a lock survives the
+ * loss of a minority of them.
  * <p>
  * <b>Replication.</b> The replication guard
  * ({@link SetnxLockSettings.Builder#replicationGuard(int, java.time.Duration)}, off by
@@ -123,9 +127,12 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	static final Duration FENCE_RETENTION = Duration.ofHours(1);
 
+	/** The protocol's name in observations and the operator API under Redlock. */
+	private static final String REDLOCK = "redlock";
+
 	private final SetnxLockSettings settings;
 
-	private final RedisGateway gateway;
+	private final List<RedisGateway> gateways;
 
 	private final LockEngine engine;
 
@@ -162,21 +169,55 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(redis, "redis must not be null");
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
-		this.gateway = new RedisGateway(redis);
-		LockCommands protocol = protocol(this.gateway, settings);
+		RedisGateway gateway = new RedisGateway(redis);
+		this.gateways = List.of(gateway);
+		LockCommands protocol = protocol(gateway, settings);
 		if (settings.replicationGuardReplicas() > 0) {
 			protocol = new ReplicationGuard(protocol, settings.replicationGuardReplicas(),
 					settings.replicationGuardTimeout());
 		}
-		this.engine = new LockEngine(protocol, this.gateway,
-				new EngineSettings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
-						settings.releaseChannel(),
-						settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
-						protocolName(settings), settings.localHandoff().enabled(),
-						settings.localHandoff().maxHandoffs(), settings.localHandoff().maxTime()),
-				listeners);
-		this.operations = new LockOperations(this.gateway, settings.keyPrefix(), protocolName(settings),
+		this.engine = new LockEngine(protocol, gateway, engineSettings(settings, protocolName(settings)), listeners);
+		this.operations = new LockOperations(gateway, settings.keyPrefix(), protocolName(settings),
 				settings.releaseChannel(), FENCE_RETENTION, this.engine);
+	}
+
+	/**
+	 * Create a registry that runs the Redlock algorithm of the Redis distributed-locks
+	 * page over independent Redis masters, under the token protocol: a lock is held while
+	 * a majority of the nodes hold its key; every command goes to all nodes at once, and
+	 * a node that does not answer within {@link SetnxLockSettings#nodeTimeout()} counts
+	 * as failed. Fencing tokens are drawn on a majority, so that no later holder's token
+	 * is smaller (see {@code RedlockCommands}). A majority of nodes unreachable makes an
+	 * acquisition throw a {@link io.github.setnxlock.LockAccessException} naming them.
+	 * @param nodes the nodes, at least 3, each with a connection of its own
+	 * @param settings the settings: the token protocol, without the replication guard
+	 * @param listeners the listeners, called in this order
+	 * @throws IllegalArgumentException if there are fewer than 3 nodes, two nodes share a
+	 * name, or the settings ask for the timestamp protocol or the replication guard
+	 */
+	public SetnxLockRegistry(List<RedlockNode> nodes, SetnxLockSettings settings, List<LockListener> listeners) {
+		Objects.requireNonNull(nodes, "nodes must not be null");
+		Objects.requireNonNull(listeners, "listeners must not be null");
+		this.settings = Objects.requireNonNull(settings, "settings must not be null");
+		RedlockNode.check(nodes, settings);
+		List<String> names = nodes.stream().map(RedlockNode::name).toList();
+		this.gateways = nodes.stream().map((node) -> new RedisGateway(node.redis())).toList();
+		LockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(), FENCE_RETENTION,
+				settings.releaseChannel());
+		EngineSettings engineSettings = engineSettings(settings, REDLOCK);
+		this.engine = new LockEngine(protocol, (listener) -> new QuorumReleaseMessages(this.gateways,
+				engineSettings.releaseChannel(), engineSettings.keyspacePattern(), listener), engineSettings,
+				listeners);
+		this.operations = new LockOperations(names, this.gateways, settings.keyPrefix(), REDLOCK,
+				settings.releaseChannel(), FENCE_RETENTION, this.engine);
+	}
+
+	private static EngineSettings engineSettings(SetnxLockSettings settings, String protocolName) {
+		return new EngineSettings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
+				settings.releaseChannel(),
+				settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
+				protocolName, settings.localHandoff().enabled(), settings.localHandoff().maxHandoffs(),
+				settings.localHandoff().maxTime());
 	}
 
 	private static LockCommands protocol(RedisGateway gateway, SetnxLockSettings settings) {
@@ -294,7 +335,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	@Override
 	public void close() {
 		this.engine.close();
-		this.gateway.close();
+		this.gateways.forEach(RedisGateway::close);
 	}
 
 	@Override

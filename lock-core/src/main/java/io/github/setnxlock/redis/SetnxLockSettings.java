@@ -185,6 +185,19 @@ public final class SetnxLockSettings {
 		return this.values.localHandoff;
 	}
 
+	/**
+	 * Return how long a Redlock node has to answer a call before it counts as failed, so
+	 * that a frozen node never holds a lock call up for longer: 100 ms by default,
+	 * counted from the first node's answer (so that connecting, or a machine slow for
+	 * every node, counts against none). Unused on a single Redis.
+	 * @return the node timeout
+	 * @see SetnxLockRegistry#SetnxLockRegistry(java.util.List, SetnxLockSettings,
+	 * java.util.List)
+	 */
+	public Duration nodeTimeout() {
+		return this.values.nodeTimeout;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.values.keyPrefix + "', protocol=" + this.values.protocol
@@ -193,7 +206,7 @@ public final class SetnxLockSettings {
 				+ this.values.maxHold + ", releaseChannel='" + this.values.releaseChannel + "', keyspaceNotifications="
 				+ this.values.keyspaceNotifications + ", replicationGuard=" + this.values.replicationGuardReplicas
 				+ " replicas within " + this.values.replicationGuardTimeout + ", localHandoff="
-				+ this.values.localHandoff + "]";
+				+ this.values.localHandoff + ", nodeTimeout=" + this.values.nodeTimeout + "]";
 	}
 
 	/**
@@ -227,6 +240,8 @@ public final class SetnxLockSettings {
 
 		private LocalHandoffSettings localHandoff = LocalHandoffSettings.DEFAULTS;
 
+		private Duration nodeTimeout = Duration.ofMillis(100);
+
 		private Builder() {
 		}
 
@@ -244,6 +259,28 @@ public final class SetnxLockSettings {
 			this.replicationGuardReplicas = other.replicationGuardReplicas;
 			this.replicationGuardTimeout = other.replicationGuardTimeout;
 			this.localHandoff = other.localHandoff;
+			this.nodeTimeout = other.nodeTimeout;
+		}
+
+		/**
+		 * Set how long a Redlock node has to answer a call before it counts as failed. A
+		 * call is decided as soon as a majority has answered, so this bounds only the
+		 * calls that a frozen or slow node would otherwise hold up; keep it well below a
+		 * third of the lease, and above the nodes' usual round trip.
+		 * @param nodeTimeout at least 1 ms and at most 1 minute
+		 * @return this builder
+		 */
+		public Builder nodeTimeout(Duration nodeTimeout) {
+			if (nodeTimeout == null) {
+				throw new IllegalArgumentException("nodeTimeout must not be null");
+			}
+			if (nodeTimeout.isNegative() || nodeTimeout.toMillis() < 1
+					|| nodeTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
+				throw new IllegalArgumentException(
+						"nodeTimeout must be between 1ms and 1 minute, but was " + nodeTimeout);
+			}
+			this.nodeTimeout = nodeTimeout;
+			return this;
 		}
 
 		/**

@@ -24,28 +24,28 @@ import java.util.concurrent.TimeoutException;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisCall;
-import io.github.setnxlock.redis.gateway.ReleaseSubscription;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.protocol.Attempt;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
  * Repeats acquisition attempts against Redis until one succeeds or the wait ends.
  * <p>
- * Between attempts it waits for the key's release message (see
- * {@link ReleaseSubscription}), and no longer than the holder's remaining lease, so a
- * handoff takes one message and one attempt, with no polling. The attempt's answer says
- * whether the holder will announce: under the token protocol an attempt that will wait
- * marks the holder's token, so the holder's release announces itself (a release that
- * finds no mark sends no message); under the timestamp protocol every release by a
- * registry is announced, and the owner key tells a registry's holder from a client of the
- * documented pattern. Behind a holder that will not announce (another library's token, a
- * documented client's timestamp), or while the subscription is not confirmed, it
- * re-checks after a jittered backoff instead, short (1 to 3 ms) under the timestamp
- * protocol, whose documented clients poll, and doubling from 2 ms to 64 ms under the
- * token protocol, so it finds the key free soon after such a holder releases it. A thread
- * that was handed the slot by a local release that was announced first waits a moment for
- * that release's message, which waiters in other JVMs receive at the same time, so the
- * JVM that released does not win every handoff.
+ * Between attempts it waits for the key's release message (see {@link ReleaseMessages}),
+ * and no longer than the holder's remaining lease, so a handoff takes one message and one
+ * attempt, with no polling. The attempt's answer says whether the holder will announce:
+ * under the token protocol an attempt that will wait marks the holder's token, so the
+ * holder's release announces itself (a release that finds no mark sends no message);
+ * under the timestamp protocol every release by a registry is announced, and the owner
+ * key tells a registry's holder from a client of the documented pattern. Behind a holder
+ * that will not announce (another library's token, a documented client's timestamp), or
+ * while the subscription is not confirmed, it re-checks after a jittered backoff instead,
+ * short (1 to 3 ms) under the timestamp protocol, whose documented clients poll, and
+ * doubling from 2 ms to 64 ms under the token protocol, so it finds the key free soon
+ * after such a holder releases it. A thread that was handed the slot by a local release
+ * that was announced first waits a moment for that release's message, which waiters in
+ * other JVMs receive at the same time, so the JVM that released does not win every
+ * handoff.
  * <p>
  * Each attempt goes through the {@link io.github.setnxlock.redis.gateway.RedisGateway},
  * and the caller waits for its answer only as long as its wait has left, so a wait with a
@@ -82,7 +82,7 @@ final class AcquireLoop {
 
 	final LockCommands commands;
 
-	final ReleaseSubscription messages;
+	final ReleaseMessages messages;
 
 	private final AbandonedAcquisitions abandoned;
 
@@ -99,7 +99,7 @@ final class AcquireLoop {
 	 * @param handsOffLocally whether releases hand over locally (see
 	 * {@link LocalHandoff})
 	 */
-	AcquireLoop(LockCommands commands, ReleaseSubscription messages, AbandonedAcquisitions abandoned,
+	AcquireLoop(LockCommands commands, ReleaseMessages messages, AbandonedAcquisitions abandoned,
 			boolean handsOffLocally) {
 		this.commands = commands;
 		this.messages = messages;

@@ -15,7 +15,7 @@
  */
 package io.github.setnxlock.redis.engine;
 
-import io.github.setnxlock.redis.gateway.ReleaseSubscription;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
 
 /**
  * What the engine counts, read locally without Redis: for the health details, and for
@@ -29,11 +29,11 @@ public final class EngineStats {
 
 	private final LeaseRenewer renewer;
 
-	private final ReleaseSubscription messages;
+	private final ReleaseMessages messages;
 
 	private final LocalHandoff handoff;
 
-	EngineStats(KeyStates states, LeaseRenewer renewer, ReleaseSubscription messages, LocalHandoff handoff) {
+	EngineStats(KeyStates states, LeaseRenewer renewer, ReleaseMessages messages, LocalHandoff handoff) {
 		this.states = states;
 		this.renewer = renewer;
 		this.messages = messages;

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import io.micrometer.observation.ObservationRegistry;
 
@@ -31,7 +32,8 @@ import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
-import io.github.setnxlock.redis.gateway.ReleaseSubscription;
+import io.github.setnxlock.redis.gateway.ReleaseListener;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
@@ -66,7 +68,7 @@ public final class LockEngine implements AutoCloseable {
 
 	private final OwnerTokens ownerTokens = new OwnerTokens();
 
-	private final ReleaseSubscription messages;
+	private final ReleaseMessages messages;
 
 	private final AcquireLoop acquireLoop;
 
@@ -101,9 +103,23 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public LockEngine(LockCommands commands, RedisGateway gateway, EngineSettings settings,
 			List<LockListener> listeners) {
+		this(commands, (listener) -> gateway.subscribe(settings.releaseChannel(), settings.keyspacePattern(), listener),
+				settings, listeners);
+	}
+
+	/**
+	 * Create the engine on release messages of its own making (one subscription per node
+	 * under Redlock); nothing is sent to Redis yet.
+	 * @param commands the protocol
+	 * @param messages makes the release messages for the listener it is given
+	 * @param settings the settings
+	 * @param listeners the listeners, called in this order
+	 */
+	public LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages,
+			EngineSettings settings, List<LockListener> listeners) {
 		this.commands = commands;
 		this.settings = settings;
-		this.messages = gateway.subscribe(settings.releaseChannel(), settings.keyspacePattern(), this.states);
+		this.messages = messages.apply(this.states);
 		this.events = new LockEvents(listeners);
 		// What the renewal finds out reaches the listeners off its thread.
 		this.renewalEvents = this.events.queued();

@@ -83,6 +83,22 @@ public final class LockScripts {
 	public static final LockScript<TimestampHeldReply> TIMESTAMP_HELD = new LockScript<>(
 			listScript("read.lua", "timestamp-clock.lua", "timestamp-held.lua"), "read", TimestampHeldReply::decode);
 
+	/**
+	 * Redlock: the read phase of a fencing draw on one node, while the key is the
+	 * holder's.
+	 */
+	public static final LockScript<RedlockFenceReply> REDLOCK_FENCE_READ = new LockScript<>(
+			listScript("read.lua", "redlock-counter.lua", "redlock-fence-read.lua"), "draw the fencing token of",
+			RedlockFenceReply::decode);
+
+	/**
+	 * Redlock: the write phase of a fencing draw on one node, while the key is the
+	 * holder's and only if it raises the counter.
+	 */
+	public static final LockScript<RedlockFenceReply> REDLOCK_FENCE_WRITE = new LockScript<>(
+			listScript("read.lua", "redlock-counter.lua", "redlock-fence-write.lua"), "draw the fencing token of",
+			RedlockFenceReply::decode);
+
 	/** Both protocols: an operator's release, past the holder's fencing token. */
 	public static final LockScript<ForceReleaseReply> FORCE_RELEASE = new LockScript<>(
 			listScript("read.lua", "fence.lua", "force-release.lua"), "force-release", ForceReleaseReply::decode);
@@ -96,7 +112,8 @@ public final class LockScripts {
 
 	/** The scripts of both protocols, which the health check loads. */
 	public static final List<LockScript<?>> ALL = List.of(TOKEN_ACQUIRE, TOKEN_FENCE, TOKEN_RELEASE, TOKEN_KEEP,
-			TIMESTAMP_ACQUIRE, TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_ABANDON, TIMESTAMP_HELD, FORCE_RELEASE);
+			TIMESTAMP_ACQUIRE, TIMESTAMP_RELEASE, TIMESTAMP_KEEP, TIMESTAMP_ABANDON, TIMESTAMP_HELD, REDLOCK_FENCE_READ,
+			REDLOCK_FENCE_WRITE, FORCE_RELEASE);
 
 	private LockScripts() {
 	}

@@ -44,7 +44,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  *
  * @author setnx-lock authors
  */
-public final class ReleaseSubscription implements MessageListener, SubscriptionListener, AutoCloseable {
+public final class ReleaseSubscription implements ReleaseMessages, MessageListener, SubscriptionListener {
 
 	private static final Log logger = LogFactory.getLog(ReleaseSubscription.class);
 
@@ -95,6 +95,7 @@ public final class ReleaseSubscription implements MessageListener, SubscriptionL
 	 * Subscribes, in the background, on the first call.
 	 * @return {@code true} while subscribed
 	 */
+	@Override
 	public boolean isListening() {
 		if (!this.started.get() && this.started.compareAndSet(false, true)) {
 			try {
@@ -154,6 +155,7 @@ public final class ReleaseSubscription implements MessageListener, SubscriptionL
 	 * Whether release messages are being received, without subscribing.
 	 * @return {@code true} while subscribed
 	 */
+	@Override
 	public boolean listening() {
 		return this.listening;
 	}
@@ -163,6 +165,7 @@ public final class ReleaseSubscription implements MessageListener, SubscriptionL
 	 * {@link #isListening()} starts. Until then, no release message can be received.
 	 * @return {@code true} once a subscription was asked for
 	 */
+	@Override
 	public boolean requested() {
 		return this.started.get();
 	}

@@ -49,6 +49,8 @@ public final class LockOperations {
 
 	private final RedisGateway gateway;
 
+	private final RedlockOperations redlock;
+
 	private final String keyPrefix;
 
 	private final String protocol;
@@ -72,7 +74,30 @@ public final class LockOperations {
 	 */
 	public LockOperations(RedisGateway gateway, String keyPrefix, String protocol, String releaseChannel,
 			Duration fenceRetention, LockEngine engine) {
+		this(gateway, null, keyPrefix, protocol, releaseChannel, fenceRetention, engine);
+	}
+
+	/**
+	 * Create the operations over the nodes of Redlock. Internal: use
+	 * {@code SetnxLockRegistry.operations()}.
+	 * @param names each node's name, in node order
+	 * @param gateways each node's way into Redis
+	 * @param keyPrefix the prefix of the lock keys
+	 * @param protocol the protocol's name
+	 * @param releaseChannel the channel releases are announced on
+	 * @param fenceRetention how long a fencing counter outlives its last use
+	 * @param engine the engine whose holds to show
+	 */
+	public LockOperations(List<String> names, List<RedisGateway> gateways, String keyPrefix, String protocol,
+			String releaseChannel, Duration fenceRetention, LockEngine engine) {
+		this(gateways.get(0), new RedlockOperations(List.copyOf(names), List.copyOf(gateways)), keyPrefix, protocol,
+				releaseChannel, fenceRetention, engine);
+	}
+
+	private LockOperations(RedisGateway gateway, RedlockOperations redlock, String keyPrefix, String protocol,
+			String releaseChannel, Duration fenceRetention, LockEngine engine) {
 		this.gateway = gateway;
+		this.redlock = redlock;
 		this.keyPrefix = keyPrefix;
 		this.protocol = protocol;
 		this.timestamps = "timestamp".equals(protocol);
@@ -88,12 +113,16 @@ public final class LockOperations {
 	 * @return details: the protocol, the key prefix, the number of scripts, and, for a
 	 * registry's operations, how many keys it holds or waits for and whether release
 	 * messages are received ({@code listening}, {@code not listening}, or
-	 * {@code no subscription yet} before the first wait subscribes)
-	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used
+	 * {@code no subscription yet} before the first wait subscribes); under Redlock also
+	 * {@code nodes}, each node's name with {@code up} or {@code down: <why>}
+	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used: under
+	 * Redlock, if fewer than a majority of the nodes answer
 	 */
 	public Map<String, Object> checkHealth() {
-		int scripts = this.gateway.loadScripts();
 		Map<String, Object> details = new LinkedHashMap<>();
+		Map<String, Object> nodes = new LinkedHashMap<>();
+		// Under Redlock: up while a majority of nodes answers, each node's state shown.
+		int scripts = (this.redlock != null) ? this.redlock.checkHealth(nodes) : this.gateway.loadScripts();
 		details.put("protocol", this.protocol);
 		details.put("keyPrefix", this.keyPrefix);
 		details.put("scripts", scripts);
@@ -102,6 +131,7 @@ public final class LockOperations {
 			details.put("localKeys", stats.localKeys());
 			details.put("releaseMessages", releaseMessages(stats));
 		}
+		details.putAll(nodes);
 		return details;
 	}
 
@@ -144,7 +174,8 @@ public final class LockOperations {
 	 */
 	public LockState inspect(String key) {
 		LockKey lock = LockKey.of(this.keyPrefix, LockKey.checkKey(key));
-		RedisGateway.KeyReading reading = LockEngine.awaitUninterrupted(this.gateway.read(lock, this.timestamps));
+		RedisGateway.KeyReading reading = (this.redlock != null) ? this.redlock.read(lock)
+				: LockEngine.awaitUninterrupted(this.gateway.read(lock, this.timestamps));
 		boolean heldHere = this.engine != null && this.engine.holds()
 			.stream()
 			.anyMatch((hold) -> hold.key().equals(key) && !hold.isLost(System.nanoTime()));
@@ -169,8 +200,10 @@ public final class LockOperations {
 		// its ACL rules need not name one.
 		List<String> keys = this.timestamps ? List.of(lock.redisKey(), lock.fenceKey(), lock.ownerKey())
 				: List.of(lock.redisKey(), lock.fenceKey());
-		ForceReleaseReply reply = LockEngine.awaitUninterrupted(this.gateway.run(LockScripts.FORCE_RELEASE, lock, keys,
-				List.of(Long.toString(this.fenceRetention.toMillis()), this.releaseChannel)));
+		List<String> args = List.of(Long.toString(this.fenceRetention.toMillis()), this.releaseChannel);
+		ForceReleaseReply reply = (this.redlock != null)
+				? this.redlock.forceRelease(lock, (node) -> node.run(LockScripts.FORCE_RELEASE, lock, keys, args))
+				: LockEngine.awaitUninterrupted(this.gateway.run(LockScripts.FORCE_RELEASE, lock, keys, args));
 		if (this.engine != null) {
 			this.engine.forceReleased(lock);
 		}

@@ -31,12 +31,34 @@ import java.util.concurrent.TimeUnit;
  * or {@link #NOT_DRAWN} where it is drawn when the holder asks (token protocol)
  * @param sentNanos {@link System#nanoTime()} just before the command was sent
  * @param validityMillis how long after the command ran the key stays ours
+ * @param nodeMask under Redlock, which nodes are known to hold the key (bit {@code i} for
+ * node {@code i}); {@code 0} on a single Redis
  * @author setnx-lock authors
  */
-public record Lease(String value, long fencingToken, long sentNanos, long validityMillis) {
+public record Lease(String value, long fencingToken, long sentNanos, long validityMillis, long nodeMask) {
 
 	/** The fencing token of a lease whose acquisition drew none. */
 	public static final long NOT_DRAWN = 0;
+
+	/**
+	 * Create the lease of an acquisition on a single Redis, which has no node mask.
+	 * @param value what the lock key holds: the owner token or the expiry timestamp
+	 * @param fencingToken the fencing token drawn with the acquisition, or
+	 * {@link #NOT_DRAWN}
+	 * @param sentNanos {@link System#nanoTime()} just before the command was sent
+	 * @param validityMillis how long after the command ran the key stays ours
+	 */
+	public Lease(String value, long fencingToken, long sentNanos, long validityMillis) {
+		this(value, fencingToken, sentNanos, validityMillis, 0);
+	}
+
+	/**
+	 * Return on how many Redlock nodes the key is known to live.
+	 * @return the number of nodes, {@code 0} on a single Redis
+	 */
+	public int nodeCount() {
+		return Long.bitCount(this.nodeMask);
+	}
 
 	private static final long FIXED_DRIFT_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -70,7 +92,8 @@ public record Lease(String value, long fencingToken, long sentNanos, long validi
 	@Override
 	public String toString() {
 		// The value may be an owner token, which must never reach a log.
-		return "Lease[fencingToken=" + this.fencingToken + ", validityMillis=" + this.validityMillis + "]";
+		return "Lease[fencingToken=" + this.fencingToken + ", validityMillis=" + this.validityMillis
+				+ ((this.nodeMask != 0) ? ", nodes=" + Long.toBinaryString(this.nodeMask) : "") + "]";
 	}
 
 }

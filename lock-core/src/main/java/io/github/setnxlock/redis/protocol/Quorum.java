@@ -1,0 +1,248 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.protocol;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+/**
+ * One call sent to every Redlock node at once, and the decision its answers lead to. The
+ * decision is taken as soon as the answers so far settle it, or when the node timeout
+ * (counted from the first answer) ends, when a node that has not answered counts as
+ * failed; a call no node answers fails with each node's own client timeout. The decision
+ * completes the call on the thread that brought the deciding answer (a client's event
+ * loop, or the timeout thread), so what waits for it must not block there, as for any
+ * answer of a single Redis. Answers that arrive after the decision are handed to a late
+ * handler, which undoes what they did where the decision needs it.
+ *
+ * @param <T> a node's answer
+ * @param <R> the decision
+ * @author setnx-lock authors
+ */
+final class Quorum<T, R> {
+
+	private static final ScheduledThreadPoolExecutor timer = newTimer();
+
+	private final List<String> names;
+
+	private final long timeoutMillis;
+
+	private final Decision<T, R> decision;
+
+	private final Object[] answers;
+
+	private final Throwable[] failures;
+
+	private final boolean[] timedOut;
+
+	private final CompletableFuture<R> result = new CompletableFuture<>();
+
+	private boolean decided;
+
+	private R outcome;
+
+	private ScheduledFuture<?> deadline;
+
+	private boolean sent;
+
+	private boolean anyAnswered;
+
+	private Quorum(List<String> names, long timeoutMillis, Decision<T, R> decision) {
+		this.names = names;
+		this.timeoutMillis = timeoutMillis;
+		this.decision = decision;
+		this.answers = new Object[names.size()];
+		this.failures = new Throwable[names.size()];
+		this.timedOut = new boolean[names.size()];
+	}
+
+	/**
+	 * Send a call to every node at once and decide on the answers.
+	 * @param names the nodes' names, in node order
+	 * @param timeoutMillis how long a node has to answer
+	 * @param call sends the call to node {@code i}
+	 * @param decision decides on the answers
+	 * @return the decision, to come
+	 */
+	static <T, R> CompletableFuture<R> send(List<String> names, long timeoutMillis,
+			IntFunction<CompletableFuture<T>> call, Decision<T, R> decision) {
+		Quorum<T, R> quorum = new Quorum<>(names, timeoutMillis, decision);
+		for (int i = 0; i < names.size(); i++) {
+			int node = i;
+			CompletableFuture<T> answer;
+			try {
+				answer = call.apply(node);
+			}
+			catch (RuntimeException ex) {
+				answer = CompletableFuture.failedFuture(ex);
+			}
+			answer.whenComplete((value, failure) -> quorum.arrived(node, value, failure));
+		}
+		synchronized (quorum) {
+			quorum.sent = true;
+			quorum.startTimeout();
+		}
+		return quorum.result;
+	}
+
+	private void arrived(int node, T answer, Throwable failure) {
+		Throwable cause = (failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null)
+				? failure.getCause() : failure;
+		boolean late;
+		R decidedOutcome;
+		synchronized (this) {
+			late = this.decided;
+			decidedOutcome = this.outcome;
+			if (!late) {
+				this.answers[node] = answer;
+				this.failures[node] = cause;
+				this.timedOut[node] = false;
+				this.anyAnswered |= (cause == null);
+				startTimeout();
+				if (cause == null && answer == null) {
+					// A node's "nothing" (a GET of no key) is an answer, not a pending
+					// one.
+					this.answers[node] = Tally.NONE;
+				}
+			}
+		}
+		if (late) {
+			this.decision.late(decidedOutcome, node, answer, cause);
+		}
+		else {
+			tryDecide();
+		}
+	}
+
+	/**
+	 * Start the node timeout once every call is sent and a first node has answered: it
+	 * measures how far a node lags behind the others, so that connecting to every node on
+	 * first use, or a machine that is slow for all of them, does not count against any.
+	 * Nodes that never answer, all of them, fail with the client's own command timeout.
+	 */
+	private void startTimeout() {
+		if (this.sent && this.anyAnswered && this.deadline == null && !this.decided) {
+			this.deadline = timer.schedule(this::timedOut, this.timeoutMillis, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	private void timedOut() {
+		synchronized (this) {
+			if (this.decided) {
+				return;
+			}
+			for (int i = 0; i < this.answers.length; i++) {
+				if (this.answers[i] == null && this.failures[i] == null) {
+					this.timedOut[i] = true;
+					this.failures[i] = new java.util.concurrent.TimeoutException(
+							"did not answer within " + this.timeoutMillis + " ms");
+				}
+			}
+		}
+		tryDecide();
+	}
+
+	private void tryDecide() {
+		R decidedOutcome;
+		RuntimeException error = null;
+		Tally<T> tally;
+		synchronized (this) {
+			if (this.decided) {
+				return;
+			}
+			tally = new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
+			try {
+				decidedOutcome = this.decision.decide(tally);
+				if (decidedOutcome == null && tally.pending() == 0) {
+					throw new IllegalStateException("Undecided with every node's answer: " + tally);
+				}
+			}
+			catch (RuntimeException ex) {
+				decidedOutcome = null;
+				error = ex;
+			}
+			if (decidedOutcome == null && error == null) {
+				return;
+			}
+			this.decided = true;
+			this.outcome = decidedOutcome;
+			if (this.deadline != null) {
+				this.deadline.cancel(false);
+			}
+		}
+		this.decision.settled(decidedOutcome, tally);
+		if (error != null) {
+			this.result.completeExceptionally(error);
+		}
+		else {
+			this.result.complete(decidedOutcome);
+		}
+	}
+
+	private static ScheduledThreadPoolExecutor newTimer() {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "setnx-lock-redlock-timeout");
+			thread.setDaemon(true);
+			return thread;
+		});
+		executor.setRemoveOnCancelPolicy(true);
+		return executor;
+	}
+
+	/**
+	 * How a call's answers are decided on.
+	 *
+	 * @param <T> a node's answer
+	 * @param <R> the decision
+	 */
+	interface Decision<T, R> {
+
+		/**
+		 * Decide, if the answers so far settle it; called after every answer and at the
+		 * node timeout, under the quorum's lock, so it must not block.
+		 * @param tally the answers so far
+		 * @return the decision, or {@code null} while undecided (never once no node is
+		 * pending)
+		 * @throws RuntimeException to fail the call
+		 */
+		R decide(Tally<T> tally);
+
+		/**
+		 * Called once, after the decision: undo what the answers counted did, where the
+		 * decision needs it.
+		 * @param outcome the decision, {@code null} when the call failed
+		 * @param tally the answers it was taken on
+		 */
+		default void settled(R outcome, Tally<T> tally) {
+		}
+
+		/**
+		 * Called for a node whose answer came after the decision.
+		 * @param outcome the decision, {@code null} when the call failed
+		 * @param node the node
+		 * @param answer its answer, or {@code null}
+		 * @param failure its failure, or {@code null}
+		 */
+		default void late(R outcome, int node, T answer, Throwable failure) {
+		}
+
+	}
+
+}

@@ -1,0 +1,135 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.protocol;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisCall;
+
+/**
+ * How {@link RedlockCommands} decides one acquisition: acquired once a majority said yes
+ * within the lease; held by someone else, or failed naming the nodes, once no majority
+ * can say yes; and what was taken on the way is released, late answers included.
+ *
+ * @author setnx-lock authors
+ */
+final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
+
+	private final List<TokenLockCommands> nodes;
+
+	private final LockKey key;
+
+	private final String ownerToken;
+
+	private final long leaseMillis;
+
+	RedlockAcquisition(List<TokenLockCommands> nodes, LockKey key, String ownerToken, long leaseMillis) {
+		this.nodes = nodes;
+		this.key = key;
+		this.ownerToken = ownerToken;
+		this.leaseMillis = leaseMillis;
+	}
+
+	@Override
+	public Attempt decide(Tally<Attempt> tally) {
+		int yes = tally.count(Attempt::acquired);
+		if (yes >= tally.quorum()) {
+			Lease acquired = new Lease(this.ownerToken, Lease.NOT_DRAWN, validFrom(tally), this.leaseMillis,
+					tally.mask(Attempt::acquired));
+			if (!acquired.isExpired(System.nanoTime())) {
+				return Attempt.acquired(acquired);
+			}
+			if (tally.pending() > 0) {
+				// A node yet to answer may have been sent to later.
+				return null;
+			}
+			throw tally.unreachable(this.key, "acquire", yes + " nodes said yes, but only after the lease of "
+					+ this.leaseMillis + " ms (less the clock drift allowance) had run out");
+		}
+		return heldOrUndecided(this.key, "acquire", tally, yes);
+	}
+
+	@Override
+	public void settled(Attempt outcome, Tally<Attempt> tally) {
+		if (outcome == null || !outcome.acquired()) {
+			for (int i = 0; i < tally.size(); i++) {
+				Attempt answer = tally.answer(i);
+				if ((answer != null && answer.acquired()) || tally.mayHaveRun(i)) {
+					this.nodes.get(i).abandon(this.key, this.ownerToken);
+				}
+			}
+		}
+	}
+
+	@Override
+	public void late(Attempt outcome, int node, Attempt answer, Throwable failure) {
+		boolean took = (answer != null && answer.acquired()) || (failure != null && RedisCall.mayHaveRun(failure));
+		if ((outcome == null || !outcome.acquired()) && took) {
+			this.nodes.get(node).abandon(this.key, this.ownerToken);
+		}
+	}
+
+	/**
+	 * Return when the hold's lease starts: the lock is held while a majority of nodes
+	 * holds the key, and each node's key lives a lease from when it was sent there at the
+	 * earliest, so the majority sent to last holds it longest. A first connection to one
+	 * node then does not use up the lease of the others.
+	 */
+	private static long validFrom(Tally<Attempt> tally) {
+		List<Long> sent = new ArrayList<>();
+		for (int i = 0; i < tally.size(); i++) {
+			Attempt answer = tally.answer(i);
+			if (answer != null && answer.acquired()) {
+				sent.add(answer.lease().sentNanos());
+			}
+		}
+		// Latest first, by the overflow-safe order of System.nanoTime().
+		sent.sort((a, b) -> Long.signum(b - a));
+		return sent.get(tally.quorum() - 1);
+	}
+
+	/**
+	 * Decide an acquisition that has not got a majority: held by someone else once a
+	 * majority answered and no majority can say yes any more, failed once too many nodes
+	 * failed to answer.
+	 */
+	static Attempt heldOrUndecided(LockKey key, String action, Tally<Attempt> tally, int free) {
+		if (free + tally.pending() >= tally.quorum()) {
+			return null;
+		}
+		if (tally.answered() >= tally.quorum()) {
+			long ttl = -1;
+			for (int i = 0; i < tally.size(); i++) {
+				Attempt answer = tally.answer(i);
+				if (answer != null && !answer.acquired() && answer != Attempt.LEFT_FREE
+						&& answer.holderTtlMillis() >= 0) {
+					ttl = (ttl < 0) ? answer.holderTtlMillis() : Math.min(ttl, answer.holderTtlMillis());
+				}
+			}
+			// A release is announced on the nodes where the holder was marked; waiters
+			// listen on a majority, which meets any majority of those.
+			boolean announces = tally.count((answer) -> answer.holderAnnounces()) >= tally.quorum();
+			return Attempt.held(ttl, announces);
+		}
+		if (tally.failed() > tally.size() - tally.quorum()) {
+			throw tally.unreachable(key, action, "only " + tally.answered() + " answered");
+		}
+		return null;
+	}
+
+}

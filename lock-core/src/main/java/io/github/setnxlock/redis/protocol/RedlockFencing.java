@@ -1,0 +1,124 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.protocol;
+
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.LockScripts;
+import io.github.setnxlock.redis.gateway.RedlockFenceReply;
+
+/**
+ * The two-phase fencing draw of {@link RedlockCommands}: read a majority, write one more
+ * than the largest to a majority (see there why no later holder's token undercuts it).
+ *
+ * @author setnx-lock authors
+ */
+final class RedlockFencing {
+
+	/** How often a draw reads again after finding a higher counter on a node. */
+	private static final int RETRIES = 2;
+
+	private final RedlockCommands redlock;
+
+	private final long retentionMillis;
+
+	RedlockFencing(RedlockCommands redlock, long retentionMillis) {
+		this.redlock = redlock;
+		this.retentionMillis = retentionMillis;
+	}
+
+	CompletableFuture<OptionalLong> draw(LockKey key, Lease lease) {
+		return draw(key, lease, 0, RETRIES);
+	}
+
+	private CompletableFuture<OptionalLong> draw(LockKey key, Lease lease, long floor, int retries) {
+		List<String> keys = List.of(key.redisKey(), key.fenceKey());
+		return this.redlock.<RedlockFenceReply, OptionalLong>onEveryNode((i) -> this.redlock.nodes.get(i).gateway
+			.run(LockScripts.REDLOCK_FENCE_READ, key, keys, List.of(lease.value())), (tally) -> {
+				int ours = tally.count((reply) -> reply instanceof RedlockFenceReply.Read);
+				if (ours >= tally.quorum()) {
+					long largest = floor;
+					for (int i = 0; i < tally.size(); i++) {
+						if (tally.answer(i) instanceof RedlockFenceReply.Read read) {
+							largest = Math.max(largest, read.value());
+						}
+					}
+					return OptionalLong.of(largest + 1);
+				}
+				return notOursOrUndecided(key, tally, ours);
+			})
+			.thenCompose((drawn) -> drawn.isPresent() ? write(key, lease, drawn.getAsLong(), retries)
+					: CompletableFuture.completedFuture(drawn));
+	}
+
+	private CompletableFuture<OptionalLong> write(LockKey key, Lease lease, long token, int retries) {
+		List<String> keys = List.of(key.redisKey(), key.fenceKey());
+		List<String> args = List.of(lease.value(), Long.toString(token),
+				Long.toString(lease.validityMillis() + this.retentionMillis));
+		// Empty when not ours; the token when written; a negative floor to read again
+		// from.
+		return this.redlock.<RedlockFenceReply, Long>onEveryNode(
+				(i) -> this.redlock.nodes.get(i).gateway.run(LockScripts.REDLOCK_FENCE_WRITE, key, keys, args),
+				(tally) -> {
+					int written = tally.count((reply) -> reply == RedlockFenceReply.WRITTEN);
+					if (written >= tally.quorum()) {
+						return token;
+					}
+					long higher = 0;
+					for (int i = 0; i < tally.size(); i++) {
+						if (tally.answer(i) instanceof RedlockFenceReply.Higher found) {
+							higher = Math.max(higher, found.counter());
+						}
+					}
+					if (higher > 0 && written + tally.pending() < tally.quorum() && retries > 0) {
+						return -higher;
+					}
+					OptionalLong notOurs = notOursOrUndecided(key, tally, written);
+					return (notOurs == null) ? null : Long.valueOf(0);
+				})
+			.thenCompose((outcome) -> {
+				if (outcome > 0) {
+					return CompletableFuture.completedFuture(OptionalLong.of(outcome));
+				}
+				if (outcome < 0) {
+					return draw(key, lease, -outcome, retries - 1);
+				}
+				return CompletableFuture.completedFuture(OptionalLong.empty());
+			});
+	}
+
+	/**
+	 * Decide a phase that has not got a majority: lost once too many nodes say the key is
+	 * not the holder's, failed once no majority can answer.
+	 */
+	private static <T> OptionalLong notOursOrUndecided(LockKey key, Tally<T> tally, int ours) {
+		if (ours + tally.pending() >= tally.quorum()) {
+			return null;
+		}
+		int notOurs = tally.count((reply) -> reply == RedlockFenceReply.NOT_OURS);
+		if (notOurs > tally.size() - tally.quorum()) {
+			return OptionalLong.empty();
+		}
+		if (tally.pending() > 0) {
+			return null;
+		}
+		throw tally.unreachable(key, "draw the fencing token of", "it was the holder's on " + ours);
+	}
+
+}

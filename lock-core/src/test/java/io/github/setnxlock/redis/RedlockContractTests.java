@@ -1,0 +1,125 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
+
+import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.LockRegistryContractTests;
+import io.github.setnxlock.test.RedisNodes;
+import io.github.setnxlock.test.RedisServer;
+
+/**
+ * The registry contract on Redlock over three independent Redis masters (five in
+ * {@link RedlockFiveNodeContractTests}): a lock counts as stored when a majority of the
+ * nodes holds its key.
+ *
+ * @author setnx-lock authors
+ */
+@TestInstance(Lifecycle.PER_CLASS)
+class RedlockContractTests extends LockRegistryContractTests {
+
+	private RedisNodes nodes;
+
+	private RedlockClient first;
+
+	private RedlockClient second;
+
+	/**
+	 * Return how many nodes the registries run on.
+	 * @return the number of nodes
+	 */
+	int nodeCount() {
+		return 3;
+	}
+
+	@BeforeAll
+	void startNodes() {
+		this.nodes = RedisNodes.start(nodeCount());
+	}
+
+	@AfterAll
+	void stopNodes() {
+		this.nodes.close();
+	}
+
+	/**
+	 * Return the nodes of this class.
+	 * @return the nodes
+	 */
+	RedisNodes nodes() {
+		return this.nodes;
+	}
+
+	/**
+	 * Return the settings under test: a node timeout that a loaded machine does not
+	 * outlast, so that only a frozen node counts as failed.
+	 * @return the settings
+	 */
+	static SetnxLockSettings settings() {
+		return SetnxLockSettings.builder().nodeTimeout(Duration.ofSeconds(1)).build();
+	}
+
+	@BeforeEach
+	void connect() {
+		for (RedisServer server : nodes().nodes()) {
+			server.execute("FLUSHALL");
+		}
+		this.first = new RedlockClient(nodes(), settings());
+		this.second = new RedlockClient(nodes(), settings());
+	}
+
+	@AfterEach
+	void disconnect() throws InterruptedException {
+		stopThreads();
+		this.first.close();
+		this.second.close();
+	}
+
+	@Override
+	protected LockRegistry first() {
+		return this.first.registry;
+	}
+
+	@Override
+	protected LockRegistry second() {
+		return this.second.registry;
+	}
+
+	@Override
+	protected boolean isStored(String key) {
+		int holders = nodes().holdersOf(SetnxLockSettings.defaults().keyPrefix() + key);
+		return holders >= nodes().size() / 2 + 1;
+	}
+
+	@Override
+	protected int localKeyCount(LockRegistry registry) {
+		return ((SetnxLockRegistry) registry).localKeyCount();
+	}
+
+	@Override
+	protected void awaitWaiter(LockRegistry registry, String key) {
+		Handshakes.awaitWaiterOnRedis((SetnxLockRegistry) registry, SetnxLockSettings.defaults().keyPrefix() + key);
+	}
+
+}
