@@ -189,6 +189,10 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * as failed. Fencing tokens are drawn on a majority, so that no later holder's token
 	 * is smaller (see {@code RedlockCommands}). A majority of nodes unreachable makes an
 	 * acquisition throw a {@link io.github.setnxlock.LockAccessException} naming them.
+	 * <p>
+	 * The delayed-restart rule of the Redis page is not enforced yet (issue #24): a node
+	 * restarted without persistence must be kept out of the list, by its operator, for
+	 * longer than the longest lease, or it may let a second holder in.
 	 * @param nodes the nodes, at least 3, each with a connection of its own
 	 * @param settings the settings: the token protocol, without the replication guard
 	 * @param listeners the listeners, called in this order

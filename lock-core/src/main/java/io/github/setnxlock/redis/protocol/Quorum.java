@@ -22,15 +22,18 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 /**
  * One call sent to every Redlock node at once, and the decision its answers lead to. The
  * decision is taken as soon as the answers so far settle it, or when the node timeout
- * (counted from the first answer) ends, when a node that has not answered counts as
- * failed; a call no node answers fails with each node's own client timeout. The decision
- * completes the call on the thread that brought the deciding answer (a client's event
- * loop, or the timeout thread), so what waits for it must not block there, as for any
- * answer of a single Redis. Answers that arrive after the decision are handed to a late
- * handler, which undoes what they did where the decision needs it.
+ * (counted from the first answer, a failure included) ends, when a node that has not
+ * answered counts as failed; a call no node answers fails with each node's own client
+ * timeout. The decision completes the call on the thread that brought the deciding answer
+ * (a client's event loop, or the timeout thread), so what waits for it must not block
+ * there, as for any answer of a single Redis. Answers that arrive after the decision are
+ * handed to a late handler, which undoes what they did where the decision needs it.
  *
  * @param <T> a node's answer
  * @param <R> the decision
@@ -38,7 +41,9 @@ import java.util.function.IntFunction;
  */
 final class Quorum<T, R> {
 
-	private static final ScheduledThreadPoolExecutor timer = newTimer();
+	private static final Log logger = LogFactory.getLog(Quorum.class);
+
+	static final ScheduledThreadPoolExecutor timer = newTimer();
 
 	private final List<String> names;
 
@@ -62,7 +67,7 @@ final class Quorum<T, R> {
 
 	private boolean sent;
 
-	private boolean anyAnswered;
+	private boolean anyArrived;
 
 	private Quorum(List<String> names, long timeoutMillis, Decision<T, R> decision) {
 		this.names = names;
@@ -114,7 +119,7 @@ final class Quorum<T, R> {
 				this.answers[node] = answer;
 				this.failures[node] = cause;
 				this.timedOut[node] = false;
-				this.anyAnswered |= (cause == null);
+				this.anyArrived = true;
 				startTimeout();
 				if (cause == null && answer == null) {
 					// A node's "nothing" (a GET of no key) is an answer, not a pending
@@ -124,7 +129,12 @@ final class Quorum<T, R> {
 			}
 		}
 		if (late) {
-			this.decision.late(decidedOutcome, node, answer, cause);
+			try {
+				this.decision.late(decidedOutcome, node, answer, cause);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not handle the late answer of Redis node " + this.names.get(node), ex);
+			}
 		}
 		else {
 			tryDecide();
@@ -132,13 +142,15 @@ final class Quorum<T, R> {
 	}
 
 	/**
-	 * Start the node timeout once every call is sent and a first node has answered: it
-	 * measures how far a node lags behind the others, so that connecting to every node on
-	 * first use, or a machine that is slow for all of them, does not count against any.
-	 * Nodes that never answer, all of them, fail with the client's own command timeout.
+	 * Start the node timeout once every call is sent and a first node has answered or
+	 * failed: it measures how far a node lags behind the others, so that connecting to
+	 * every node on first use, or a machine that is slow for all of them, does not count
+	 * against any, while nodes that refuse connections do not leave the call waiting for
+	 * the client's command timeout of frozen ones. Nodes that never answer, all of them,
+	 * fail with the client's own command timeout.
 	 */
 	private void startTimeout() {
-		if (this.sent && this.anyAnswered && this.deadline == null && !this.decided) {
+		if (this.sent && this.anyArrived && this.deadline == null && !this.decided) {
 			this.deadline = timer.schedule(this::timedOut, this.timeoutMillis, TimeUnit.MILLISECONDS);
 		}
 	}
@@ -187,12 +199,21 @@ final class Quorum<T, R> {
 				this.deadline.cancel(false);
 			}
 		}
-		this.decision.settled(decidedOutcome, tally);
-		if (error != null) {
-			this.result.completeExceptionally(error);
+		try {
+			this.decision.settled(decidedOutcome, tally);
 		}
-		else {
-			this.result.complete(decidedOutcome);
+		catch (RuntimeException ex) {
+			// A cleanup that could not be sent (a closed client) must not leave the
+			// caller waiting for ever.
+			logger.warn("Could not clean up after a call to the Redis nodes", ex);
+		}
+		finally {
+			if (error != null) {
+				this.result.completeExceptionally(error);
+			}
+			else {
+				this.result.complete(decidedOutcome);
+			}
 		}
 	}
 

@@ -17,6 +17,8 @@ package io.github.setnxlock.redis.protocol;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisCall;
@@ -30,7 +32,7 @@ import io.github.setnxlock.redis.gateway.RedisCall;
  */
 final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 
-	private final List<TokenLockCommands> nodes;
+	private final RedlockCleanups cleanups;
 
 	private final LockKey key;
 
@@ -38,8 +40,14 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 
 	private final long leaseMillis;
 
-	RedlockAcquisition(List<TokenLockCommands> nodes, LockKey key, String ownerToken, long leaseMillis) {
-		this.nodes = nodes;
+	private final long untilNanos;
+
+	private final CompletableFuture<?>[] outstanding;
+
+	RedlockAcquisition(RedlockCleanups cleanups, int size, LockKey key, String ownerToken, long leaseMillis) {
+		this.cleanups = cleanups;
+		this.outstanding = new CompletableFuture<?>[size];
+		this.untilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
 		this.key = key;
 		this.ownerToken = ownerToken;
 		this.leaseMillis = leaseMillis;
@@ -64,13 +72,22 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 		return heldOrUndecided(this.key, "acquire", tally, yes);
 	}
 
+	/**
+	 * Undo what a failed acquisition took: delete the key on every node that said yes or
+	 * may have run the {@code SET}, sent again per node until it answers or the lease
+	 * ends; a node yet to answer counts as under cleanup (a retry waits for it) until its
+	 * answer came and what it took was deleted.
+	 */
 	@Override
 	public void settled(Attempt outcome, Tally<Attempt> tally) {
 		if (outcome == null || !outcome.acquired()) {
 			for (int i = 0; i < tally.size(); i++) {
 				Attempt answer = tally.answer(i);
 				if ((answer != null && answer.acquired()) || tally.mayHaveRun(i)) {
-					this.nodes.get(i).abandon(this.key, this.ownerToken);
+					this.cleanups.abandon(i, this.key, this.ownerToken, this.untilNanos);
+				}
+				else if (answer == null && (!tally.failed(i) || tally.timedOut(i))) {
+					outstanding(i);
 				}
 			}
 		}
@@ -78,10 +95,33 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 
 	@Override
 	public void late(Attempt outcome, int node, Attempt answer, Throwable failure) {
-		boolean took = (answer != null && answer.acquired()) || (failure != null && RedisCall.mayHaveRun(failure));
-		if ((outcome == null || !outcome.acquired()) && took) {
-			this.nodes.get(node).abandon(this.key, this.ownerToken);
+		if (outcome != null && outcome.acquired()) {
+			return;
 		}
+		CompletableFuture<?> outstanding = outstanding(node);
+		boolean took = (answer != null && answer.acquired()) || (failure != null && RedisCall.mayHaveRun(failure));
+		if (took) {
+			this.cleanups.abandon(node, this.key, this.ownerToken, this.untilNanos)
+				.whenComplete((ignored, error) -> outstanding.complete(null));
+		}
+		else {
+			outstanding.complete(null);
+		}
+	}
+
+	/**
+	 * Return the future that is done once a node that had not answered at the decision
+	 * has answered and been cleaned up, created (and tracked) by whichever of the
+	 * decision and the late answer comes first.
+	 */
+	@SuppressWarnings("unchecked")
+	private synchronized CompletableFuture<Object> outstanding(int node) {
+		if (this.outstanding[node] == null) {
+			CompletableFuture<Object> outstanding = new CompletableFuture<>();
+			this.outstanding[node] = outstanding;
+			this.cleanups.track(node, this.key, this.ownerToken, outstanding);
+		}
+		return (CompletableFuture<Object>) this.outstanding[node];
 	}
 
 	/**

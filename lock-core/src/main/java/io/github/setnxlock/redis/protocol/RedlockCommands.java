@@ -23,6 +23,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
@@ -70,6 +73,8 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  */
 public final class RedlockCommands implements LockCommands {
 
+	private static final Log logger = LogFactory.getLog(RedlockCommands.class);
+
 	final List<String> names;
 
 	final List<TokenLockCommands> nodes;
@@ -79,6 +84,8 @@ public final class RedlockCommands implements LockCommands {
 	private final RedlockFencing fencing;
 
 	private final RedlockRenewals renewals;
+
+	final RedlockCleanups cleanups;
 
 	private volatile CompletableFuture<?> connected;
 
@@ -104,6 +111,7 @@ public final class RedlockCommands implements LockCommands {
 		}
 		this.nodes = List.copyOf(nodes);
 		this.nodeTimeoutMillis = Math.max(1, nodeTimeout.toMillis());
+		this.cleanups = new RedlockCleanups(this.nodes, this.names, this.nodeTimeoutMillis);
 		this.fencing = new RedlockFencing(this, fenceRetention.toMillis());
 		this.renewals = new RedlockRenewals(this);
 	}
@@ -140,8 +148,12 @@ public final class RedlockCommands implements LockCommands {
 	}
 
 	private CompletableFuture<Attempt> acquireNow(LockKey key, String ownerToken, Duration lease, boolean waits) {
-		return onEveryNode((i) -> this.nodes.get(i).acquire(key, ownerToken, lease, waits),
-				new RedlockAcquisition(this.nodes, key, ownerToken, lease.toMillis()));
+		// A retry keeps the token: see RedlockCleanups for why a node's earlier cleanups
+		// must have answered first.
+		return onEveryNode(
+				(i) -> this.cleanups.after(i, key, ownerToken,
+						() -> this.nodes.get(i).acquire(key, ownerToken, lease, waits)),
+				new RedlockAcquisition(this.cleanups, this.nodes.size(), key, ownerToken, lease.toMillis()));
 	}
 
 	@Override
@@ -161,33 +173,74 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
-		return onEveryNode((i) -> this.nodes.get(i).release(key, lease), (tally) -> released(key, tally));
+		return onEveryNode((i) -> this.nodes.get(i).release(key, lease), (tally) -> released(key, lease, tally));
 	}
 
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
-		return onEveryNode((i) -> this.nodes.get(i).releaseKeeping(key, lease, keep), (tally) -> released(key, tally));
+		return onEveryNode((i) -> this.nodes.get(i).releaseKeeping(key, lease, keep),
+				(tally) -> released(key, lease, tally));
 	}
 
-	private static ReleaseResult released(LockKey key, Tally<ReleaseResult> tally) {
+	/**
+	 * Decide a release: lost only when more of the nodes the key was known on say it is
+	 * not the holder's than a majority leaves room for (nodes it never reached say so
+	 * too, and prove nothing); otherwise released once every node answered or timed out,
+	 * the nodes that did not named at WARN, since their keys end with the lease. Failed
+	 * only when no majority answered at all.
+	 */
+	private static ReleaseResult released(LockKey key, Lease lease, Tally<ReleaseResult> tally) {
 		int released = tally.count(ReleaseResult::released);
+		ReleaseResult done = (tally.count((result) -> result == ReleaseResult.RELEASED_AND_ANNOUNCED) > 0)
+				? ReleaseResult.RELEASED_AND_ANNOUNCED : ReleaseResult.RELEASED;
 		if (released >= tally.quorum()) {
-			return (tally.count((result) -> result == ReleaseResult.RELEASED_AND_ANNOUNCED) > 0)
-					? ReleaseResult.RELEASED_AND_ANNOUNCED : ReleaseResult.RELEASED;
+			return done;
 		}
-		if (released + tally.failed() + tally.pending() < tally.quorum()) {
+		long all = (tally.size() == 64) ? -1L : (1L << tally.size()) - 1;
+		long knownOn = (lease.nodeMask() != 0) ? lease.nodeMask() & all : all;
+		int notOurs = Long.bitCount(tally.mask((result) -> result == ReleaseResult.NOT_OURS) & knownOn);
+		if (notOurs > Long.bitCount(knownOn) - tally.quorum()) {
 			return ReleaseResult.NOT_OURS;
 		}
 		if (tally.pending() > 0) {
 			return null;
 		}
-		throw tally.unreachable(key, "release", "released on " + released);
+		if (tally.answered() < tally.quorum()) {
+			throw tally.unreachable(key, "release", "released on " + released);
+		}
+		if (tally.failed() > 0 && logger.isWarnEnabled()) {
+			logger.warn(
+					tally
+						.unreachable(key, "release",
+								"released on " + released
+										+ "; the key ends with its lease on the nodes that did not answer")
+						.getMessage());
+		}
+		return done;
 	}
 
+	/**
+	 * Undo an acquisition on every node. {@code true} or {@code false} (whether any node
+	 * deleted the key) only once every node answered; failed while any did not, so that
+	 * the caller sends it again until the lease ends. Each node's answer also ends the
+	 * hold-back of a later attempt's {@code SET} there ({@link RedlockCleanups}).
+	 */
 	@Override
 	public CompletableFuture<Boolean> abandon(LockKey key, String ownerToken) {
-		return onEveryNode((i) -> this.nodes.get(i).abandon(key, ownerToken),
-				(tally) -> anyNode(key, tally, Boolean::booleanValue, "undo an acquisition of", "nothing deleted"));
+		return onEveryNode((i) -> {
+			CompletableFuture<Boolean> abandoned = this.nodes.get(i).abandon(key, ownerToken);
+			this.cleanups.track(i, key, ownerToken, abandoned);
+			return abandoned;
+		}, (tally) -> {
+			if (tally.pending() > 0) {
+				return null;
+			}
+			if (tally.failed() > 0) {
+				throw tally.unreachable(key, "undo an acquisition of",
+						"deleted on " + tally.count(Boolean::booleanValue));
+			}
+			return tally.count(Boolean::booleanValue) > 0;
+		});
 	}
 
 	/**
@@ -232,13 +285,14 @@ public final class RedlockCommands implements LockCommands {
 				if (most + tally.pending() >= tally.quorum()) {
 					return null;
 				}
-				if (tally.answered() >= tally.quorum()) {
+				// Nodes that failed may hold the value a majority needs.
+				if (most + tally.pending() + tally.failed() < tally.quorum()) {
 					return false;
 				}
-				if (tally.failed() > tally.size() - tally.quorum()) {
-					throw tally.unreachable(key, "read", "only " + tally.answered() + " answered");
+				if (tally.pending() > 0) {
+					return null;
 				}
-				return null;
+				throw tally.unreachable(key, "read", "held on " + most + " of those that answered");
 			}));
 	}
 

@@ -76,7 +76,10 @@ final class RedlockFencing {
 		return this.redlock.<RedlockFenceReply, Long>onEveryNode(
 				(i) -> this.redlock.nodes.get(i).gateway.run(LockScripts.REDLOCK_FENCE_WRITE, key, keys, args),
 				(tally) -> {
-					int written = tally.count((reply) -> reply == RedlockFenceReply.WRITTEN);
+					// A counter found at least as large already keeps any later draw that
+					// reads this node above the token, which is all a write is for.
+					int written = tally.count((reply) -> reply == RedlockFenceReply.WRITTEN
+							|| (reply instanceof RedlockFenceReply.Higher found && found.counter() >= token));
 					if (written >= tally.quorum()) {
 						return token;
 					}

@@ -42,23 +42,41 @@ final class RedlockRenewals {
 	CompletableFuture<List<RenewalResult>> renew(List<LockKey> keys, List<Lease> leases, Duration lease) {
 		long sentNanos = System.nanoTime();
 		long leaseMillis = lease.toMillis();
-		return this.redlock.<List<RenewalResult>, List<RenewalResult>>onEveryNode(
-				(i) -> this.redlock.nodes.get(i).renew(keys, leases, lease), (tally) -> {
-					List<RenewalResult> results = new ArrayList<>(keys.size());
-					for (int lock = 0; lock < keys.size(); lock++) {
-						RenewalResult result = decide(keys.get(lock), leases.get(lock), lock, tally, sentNanos,
-								leaseMillis);
-						if (result == null) {
-							return null;
-						}
-						results.add(result);
+		// A node where an earlier attempt's cleanup of the same key and token is under
+		// way
+		// may delete the key it extends: it does not count (see RedlockCleanups).
+		boolean[][] cleaning = new boolean[this.redlock.nodes.size()][];
+		return this.redlock.<List<RenewalResult>, List<RenewalResult>>onEveryNode((i) -> {
+			boolean[] onNode = new boolean[keys.size()];
+			for (int lock = 0; lock < keys.size(); lock++) {
+				onNode[lock] = this.redlock.cleanups.underWay(i, keys.get(lock), leases.get(lock).value());
+			}
+			synchronized (cleaning) {
+				cleaning[i] = onNode;
+			}
+			return this.redlock.nodes.get(i).renew(keys, leases, lease);
+		}, (tally) -> {
+			List<RenewalResult> results = new ArrayList<>(keys.size());
+			for (int lock = 0; lock < keys.size(); lock++) {
+				long excluded = 0;
+				synchronized (cleaning) {
+					for (int i = 0; i < cleaning.length; i++) {
+						excluded |= (cleaning[i] != null && cleaning[i][lock]) ? 1L << i : 0;
 					}
-					return results;
-				});
+				}
+				RenewalResult result = decide(keys.get(lock), leases.get(lock), lock, tally, sentNanos, leaseMillis,
+						excluded);
+				if (result == null) {
+					return null;
+				}
+				results.add(result);
+			}
+			return results;
+		});
 	}
 
 	private static RenewalResult decide(LockKey key, Lease current, int lock, Tally<List<RenewalResult>> tally,
-			long sentNanos, long leaseMillis) {
+			long sentNanos, long leaseMillis, long excluded) {
 		long renewed = 0;
 		int notOurs = 0;
 		int failed = 0;
@@ -71,7 +89,11 @@ final class RedlockRenewals {
 				continue;
 			}
 			RenewalResult result = answer.get(lock);
-			if (result.renewed() != null) {
+			if (result.renewed() != null && (excluded & (1L << i)) != 0) {
+				failed++;
+				failures.append("; ").append(tally.nodeName(i)).append(" still undoing an earlier attempt");
+			}
+			else if (result.renewed() != null) {
 				renewed |= 1L << i;
 			}
 			else if (result.rejected() != null) {

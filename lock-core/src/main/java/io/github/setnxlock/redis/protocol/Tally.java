@@ -67,6 +67,11 @@ final class Tally<T> {
 		return this.failures[node] != null;
 	}
 
+	/** Whether a node had not answered when the node timeout ended; it may still. */
+	boolean timedOut(int node) {
+		return this.timedOut[node];
+	}
+
 	/** Whether a node failed in a way that may have let the call run. */
 	boolean mayHaveRun(int node) {
 		return this.failures[node] != null && !this.timedOut[node] && RedisCall.mayHaveRun(this.failures[node]);

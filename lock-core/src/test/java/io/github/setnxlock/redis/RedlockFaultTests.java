@@ -1,0 +1,176 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.test.RedisNodes;
+import io.github.setnxlock.test.RedisServer;
+import io.github.setnxlock.test.SharedResources;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Redlock over five real Redis servers when nodes lag or fail at the wrong moment: a
+ * retry is not sent to a node still answering an earlier attempt, an unlock that misses
+ * one of the nodes the key lived on still releases, and a read that misses nodes which
+ * could make a majority fails instead of answering "free".
+ *
+ * @author setnx-lock authors
+ */
+@TestInstance(Lifecycle.PER_CLASS)
+@ResourceLock(SharedResources.CORES)
+class RedlockFaultTests {
+
+	private static final String PREFIX = SetnxLockSettings.defaults().keyPrefix();
+
+	private static final SetnxLockSettings SETTINGS = SetnxLockSettings.builder()
+		.nodeTimeout(Duration.ofMillis(500))
+		.build();
+
+	private final List<Object> lost = new CopyOnWriteArrayList<>();
+
+	private RedisNodes nodes;
+
+	private RedlockClient client;
+
+	@BeforeAll
+	void startNodes() {
+		this.nodes = RedisNodes.start(5);
+	}
+
+	@AfterAll
+	void stopNodes() {
+		this.nodes.close();
+	}
+
+	@BeforeEach
+	void connect() {
+		for (RedisServer server : this.nodes.nodes()) {
+			server.execute("FLUSHALL");
+		}
+		this.lost.clear();
+		LockListener listener = new LockListener() {
+			@Override
+			public void lockLost(io.github.setnxlock.LockLostEvent event) {
+				RedlockFaultTests.this.lost.add(event);
+			}
+		};
+		this.client = new RedlockClient(this.nodes, SETTINGS, Duration.ofSeconds(2), List.of(listener));
+		// Connect every node before a test freezes one.
+		this.client.registry.obtain("warm-up").isLocked();
+	}
+
+	@AfterEach
+	void disconnect() {
+		this.client.close();
+	}
+
+	@Test
+	void aRetryIsNotSentToANodeThatHasNotAnsweredAnEarlierAttemptsCleanup() throws Exception {
+		// Held elsewhere on two nodes: every attempt gets two yes, and needs node 4.
+		for (int i : List.of(0, 1)) {
+			this.nodes.node(i).execute("SET", PREFIX + "retried", "another-client");
+		}
+		RedisServer lagging = this.nodes.node(4);
+		lagging.execute("CONFIG", "RESETSTAT");
+		this.nodes.pause(4);
+		try {
+			// Longer than the command timeout: the first attempt's answer times out, and
+			// its cleanup is sent, while retries go on.
+			assertThat(this.client.registry.obtain("retried").tryLock(Duration.ofMillis(3000))).isFalse();
+		}
+		finally {
+			this.nodes.resume(4);
+		}
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> List.of(2, 3, 4)
+				.stream()
+				.allMatch((i) -> (Long) this.nodes.node(i).execute("EXISTS", PREFIX + "retried") == 0L));
+		// While frozen the node gets the first attempt's SET only: every retry is held
+		// back until its cleanup is answered (without that, each retry of the three
+		// seconds adds its SET, and a token-acquire script's SET, behind the cleanup).
+		// One retry may reach it after the resume, once the cleanup has answered.
+		assertThat(lagging.commandStat("set", "calls")).as(String.valueOf(lagging.info("commandstats")))
+			.isLessThanOrEqualTo(2);
+	}
+
+	@Test
+	void unlockReleasesWhenANodeTheKeyLivedOnFailsAndTheOthersNeverHadIt() throws Exception {
+		LeasedLock lock = this.client.registry.obtain("on-three");
+		this.nodes.pause(3);
+		this.nodes.pause(4);
+		try {
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		}
+		finally {
+			this.nodes.resume(3);
+			this.nodes.resume(4);
+		}
+		// The late SETs of nodes 3 and 4 land; take them away, so that the key lives on
+		// exactly the three nodes it was acquired on.
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.nodes.holdersOf(PREFIX + "on-three") == 5);
+		for (int i : List.of(3, 4)) {
+			this.nodes.node(i).execute("DEL", PREFIX + "on-three");
+		}
+		this.nodes.pause(2);
+		try {
+			lock.unlock();
+			assertThat(lock.isHeldByCurrentThread()).isFalse();
+			for (int i : List.of(0, 1)) {
+				assertThat(this.nodes.node(i).execute("EXISTS", PREFIX + "on-three")).isEqualTo(0L);
+			}
+		}
+		finally {
+			this.nodes.resume(2);
+		}
+		assertThat(this.lost).isEmpty();
+	}
+
+	@Test
+	void isLockedFailsNamingTheNodesWhenTheFailedOnesCouldMakeAMajority() {
+		for (int i : List.of(0, 1)) {
+			this.nodes.node(i).execute("SET", PREFIX + "two-and-one", "aa:bb");
+		}
+		this.nodes.pause(2);
+		try {
+			assertThatExceptionOfType(LockAccessException.class)
+				.isThrownBy(() -> this.client.registry.obtain("two-and-one").isLocked())
+				.withMessageContaining(this.nodes.name(2));
+		}
+		finally {
+			this.nodes.resume(2);
+		}
+		assertThat(this.client.registry.obtain("two-and-one").isLocked()).isFalse();
+	}
+
+}
