@@ -188,7 +188,7 @@ abstract class AbstractNativeReleaseTests {
 			LeasedLock lock = client.registry.obtain("unannounced");
 			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
 			assertThat(CompletableFuture
-				.supplyAsync(() -> tryLock(waiter.registry.obtain("unannounced"), Duration.ofMillis(100)))
+				.supplyAsync(() -> tryLock(waiter.registry.obtain("unannounced"), Duration.ofSeconds(1)))
 				.get(10, TimeUnit.SECONDS)).isFalse();
 			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::unlock)
 				.withMessageContaining("no permissions to run the 'publish' command");
