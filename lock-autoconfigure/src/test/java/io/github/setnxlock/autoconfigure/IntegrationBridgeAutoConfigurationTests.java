@@ -17,6 +17,11 @@ package io.github.setnxlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.setnxlock.integration.SetnxIntegrationLockRegistry;
 import io.github.setnxlock.test.RedisServerExtension;
@@ -31,12 +36,14 @@ import org.springframework.integration.support.locks.DefaultLockRegistry;
 import org.springframework.integration.support.locks.LockRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * With Spring Integration on the classpath, the starter's Spring Integration
  * {@link LockRegistry} locks through setnx-lock with no configuration, backs off for the
- * application's own, and elects one leader across two applications.
+ * application's own, runs {@code executeLocked} tasks of two applications one at a time,
+ * and elects one leader across two applications.
  *
  * @author setnx-lock authors
  */
@@ -99,6 +106,54 @@ class IntegrationBridgeAutoConfigurationTests {
 				one.stop();
 				two.stop();
 			}
+		}));
+	}
+
+	@Test
+	void executeLockedOfTwoApplicationsRunsUnderTheLockAndTimesOutWhileTheOtherHoldsIt() {
+		String key = "report-" + UUID.randomUUID();
+		runner().run((first) -> runner().run((second) -> {
+			LockRegistry<?> one = first.getBean(LockRegistry.class);
+			LockRegistry<?> other = second.getBean(LockRegistry.class);
+			AtomicInteger otherRuns = new AtomicInteger();
+			String answer = one.executeLocked(key, () -> {
+				assertThat(redis.server().execute("EXISTS", "lock:" + key)).isEqualTo(1L);
+				// The other application, on a thread of its own, waits in vain for the
+				// key this one holds.
+				CompletableFuture<Void> refused = CompletableFuture.runAsync(() -> {
+					try {
+						other.executeLocked(key, Duration.ofMillis(300), () -> {
+							otherRuns.incrementAndGet();
+						});
+					}
+					catch (Exception ex) {
+						throw new CompletionException(ex);
+					}
+				});
+				assertThat(refused).failsWithin(30, TimeUnit.SECONDS)
+					.withThrowableOfType(Exception.class)
+					.havingRootCause()
+					.isInstanceOf(TimeoutException.class);
+				return "done";
+			});
+			assertThat(answer).isEqualTo("done");
+			assertThat(otherRuns).hasValue(0);
+			assertThat(redis.server().execute("EXISTS", "lock:" + key)).isEqualTo(0L);
+			// Released, the key is the other application's for the asking, and a
+			// failing task releases it too.
+			Integer value = other.executeLocked(key, Duration.ofSeconds(10), () -> {
+				otherRuns.incrementAndGet();
+				return otherRuns.get();
+			});
+			assertThat(value).isEqualTo(1);
+			assertThatIllegalStateException().isThrownBy(() -> one.executeLocked(key, () -> {
+				throw new IllegalStateException("task failed");
+			})).withMessage("task failed");
+			assertThat(redis.server().execute("EXISTS", "lock:" + key)).isEqualTo(0L);
+			other.executeLocked(key, () -> {
+				otherRuns.incrementAndGet();
+			});
+			assertThat(otherRuns).hasValue(2);
 		}));
 	}
 
