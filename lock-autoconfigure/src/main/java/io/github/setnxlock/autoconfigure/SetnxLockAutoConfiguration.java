@@ -31,6 +31,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -66,11 +68,13 @@ import io.github.setnxlock.redis.operator.LockOperations;
 @ConditionalOnClass(StringRedisTemplate.class)
 @ConditionalOnBooleanProperty(name = "setnx.lock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SetnxLockProperties.class)
+@Import(RedlockRegistryConfiguration.class)
 public final class SetnxLockAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LockRegistry.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
+	@Conditional(RedlockNodesCondition.NotSet.class)
 	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties,
 			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockWaitObservationConvention> waitConvention,
@@ -79,6 +83,13 @@ public final class SetnxLockAutoConfiguration {
 		CommandTimeoutCheck.warnIfNotShorter(connectionFactory, settings.leaseTime());
 		SetnxLockRegistry registry = new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings,
 				listeners.orderedStream().toList());
+		return observed(registry, observationRegistry, waitConvention, holdConvention);
+	}
+
+	static SetnxLockRegistry observed(SetnxLockRegistry registry,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<LockWaitObservationConvention> waitConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
 		observationRegistry.ifAvailable(registry::setObservationRegistry);
 		waitConvention.ifUnique(registry::setWaitObservationConvention);
 		holdConvention.ifUnique(registry::setHoldObservationConvention);
@@ -93,6 +104,7 @@ public final class SetnxLockAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(RedisConnectionFactory.class)
+	@Conditional(RedlockNodesCondition.NotSet.class)
 	LockOperations setnxLockOperations(ObjectProvider<LockRegistry> registry, RedisConnectionFactory connectionFactory,
 			SetnxLockProperties properties) {
 		if (registry.getIfUnique() instanceof SetnxLockRegistry setnx) {
@@ -160,6 +172,12 @@ public final class SetnxLockAutoConfiguration {
 					handoff.getMaxTime(),
 					"Must be positive; set setnx.lock.local-handoff.enabled=false to turn it off.");
 		}
+		Duration nodeTimeout = properties.getRedlock().getNodeTimeout();
+		if (nodeTimeout == null || nodeTimeout.isNegative() || nodeTimeout.toMillis() < 1
+				|| nodeTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.redlock.node-timeout", nodeTimeout,
+					"Must be at least 1ms and at most 1 minute.");
+		}
 		return SetnxLockSettings.builder()
 			.keyPrefix(properties.getKeyPrefix())
 			.protocol(properties.getProtocol())
@@ -172,6 +190,7 @@ public final class SetnxLockAutoConfiguration {
 			.maxHold(properties.getRenewal().getMaxHold())
 			.replicationGuard(guard.getReplicas(), guard.getTimeout())
 			.localHandoff(new LocalHandoffSettings(handoff.isEnabled(), handoff.getMaxHandoffs(), handoff.getMaxTime()))
+			.nodeTimeout(nodeTimeout)
 			.build();
 	}
 

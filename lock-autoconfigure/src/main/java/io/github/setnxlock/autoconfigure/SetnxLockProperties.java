@@ -22,6 +22,7 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.TimestampClock;
@@ -83,6 +84,9 @@ public class SetnxLockProperties {
 	private final ReplicationGuard replicationGuard = new ReplicationGuard();
 
 	private final LocalHandoff localHandoff = new LocalHandoff();
+
+	@NestedConfigurationProperty
+	private final RedlockProperties redlock = new RedlockProperties();
 
 	/**
 	 * Settings of single locks, by the lock's name (the @DistributedLock name, by default
@@ -242,6 +246,14 @@ public class SetnxLockProperties {
 	 */
 	public LocalHandoff getLocalHandoff() {
 		return this.localHandoff;
+	}
+
+	/**
+	 * Return the settings of Redlock.
+	 * @return the settings
+	 */
+	public RedlockProperties getRedlock() {
+		return this.redlock;
 	}
 
 	/**

@@ -188,7 +188,8 @@ final class SetnxLockPropertyNames {
 	}
 
 	private static boolean isGroup(Class<?> type) {
-		return type != null && type.getName().startsWith(SetnxLockProperties.class.getName() + "$");
+		return type != null && (type.getName().startsWith(SetnxLockProperties.class.getName() + "$")
+				|| type == RedlockProperties.class);
 	}
 
 }

@@ -134,6 +134,9 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
 	private final List<RedisGateway> gateways;
 
+	/** The Redlock nodes' names; empty on a single Redis. */
+	private final List<String> nodeNames;
+
 	private final LockEngine engine;
 
 	private final LockOperations operations;
@@ -171,6 +174,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		RedisGateway gateway = new RedisGateway(redis);
 		this.gateways = List.of(gateway);
+		this.nodeNames = List.of();
 		LockCommands protocol = protocol(gateway, settings);
 		if (settings.replicationGuardReplicas() > 0) {
 			protocol = new ReplicationGuard(protocol, settings.replicationGuardReplicas(),
@@ -205,6 +209,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
 		RedlockNode.check(nodes, settings);
 		List<String> names = nodes.stream().map(RedlockNode::name).toList();
+		this.nodeNames = names;
 		this.gateways = nodes.stream().map((node) -> new RedisGateway(node.redis())).toList();
 		LockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(), FENCE_RETENTION,
 				settings.releaseChannel());
@@ -344,7 +349,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "SetnxLockRegistry[" + this.settings + "]";
+		return "SetnxLockRegistry[" + (this.nodeNames.isEmpty() ? "" : "redlock on " + this.nodeNames + ", ")
+				+ this.settings + "]";
 	}
 
 }

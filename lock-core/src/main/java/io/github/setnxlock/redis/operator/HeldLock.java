@@ -30,9 +30,11 @@ import java.time.Duration;
  * @param renewed whether its lease is renewed while held
  * @param renewals how many times its lease was renewed
  * @param lost whether it was lost (its holder still owes an unlock or release)
+ * @param nodes on how many Redis masters the lock key is known to live: 1 on a single
+ * Redis; under Redlock, the nodes that took or last extended it
  * @author setnx-lock authors
  */
 public record HeldLock(String key, String name, String thread, Duration heldFor, Duration leaseLeft, long fencingToken,
-		boolean renewed, int renewals, boolean lost) {
+		boolean renewed, int renewals, boolean lost, int nodes) {
 
 }

@@ -160,7 +160,8 @@ public final class LockOperations {
 			.stream()
 			.map((hold) -> new HeldLock(hold.key(), hold.name(), hold.ownerName(),
 					Duration.ofNanos(now - hold.acquiredNanos()), Duration.ofMillis(hold.lease().remainingMillis(now)),
-					hold.fencingToken(), hold.isRenewed(), hold.renewals(), hold.isLost(now)))
+					hold.fencingToken(), hold.isRenewed(), hold.renewals(), hold.isLost(now),
+					Math.max(1, hold.lease().nodeCount())))
 			.sorted(Comparator.comparing(HeldLock::heldFor).reversed())
 			.toList();
 	}
@@ -174,13 +175,14 @@ public final class LockOperations {
 	 */
 	public LockState inspect(String key) {
 		LockKey lock = LockKey.of(this.keyPrefix, LockKey.checkKey(key));
-		RedisGateway.KeyReading reading = (this.redlock != null) ? this.redlock.read(lock)
-				: LockEngine.awaitUninterrupted(this.gateway.read(lock, this.timestamps));
+		RedlockOperations.Reading reading = (this.redlock != null) ? this.redlock.read(lock) : RedlockOperations.Reading
+			.ofOne(LockEngine.awaitUninterrupted(this.gateway.read(lock, this.timestamps)));
 		boolean heldHere = this.engine != null && this.engine.holds()
 			.stream()
 			.anyMatch((hold) -> hold.key().equals(key) && !hold.isLost(System.nanoTime()));
-		return new LockState(key, lock.redisKey(), this.protocol, !"none".equals(reading.type()), reading.type(),
-				reading.ttlMillis(), reading.value(), heldHere);
+		RedisGateway.KeyReading read = reading.key();
+		return new LockState(key, lock.redisKey(), this.protocol, !"none".equals(read.type()), read.type(),
+				read.ttlMillis(), read.value(), heldHere, reading.nodes());
 	}
 
 	/**

@@ -28,9 +28,12 @@ package io.github.setnxlock.redis.operator;
  * @param timestamp under the timestamp protocol, the stored value; otherwise
  * {@code null}, as an owner token is never shown
  * @param heldHere whether an owner in this JVM holds it through this registry
+ * @param nodes on how many Redis masters the lock key was found: 0 or 1 on a single
+ * Redis; under Redlock, the nodes holding the majority's owner token (0 when no owner
+ * holds a majority)
  * @author setnx-lock authors
  */
 public record LockState(String key, String redisKey, String protocol, boolean held, String type, long ttlMillis,
-		String timestamp, boolean heldHere) {
+		String timestamp, boolean heldHere, int nodes) {
 
 }

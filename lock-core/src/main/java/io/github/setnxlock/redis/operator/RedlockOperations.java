@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -40,6 +42,13 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  */
 final class RedlockOperations {
 
+	/** Runs each node's health check, which blocks on its answer, beside the others. */
+	private static final ExecutorService HEALTH_CHECKS = Executors.newCachedThreadPool((task) -> {
+		Thread thread = new Thread(task, "setnx-lock-redlock-health");
+		thread.setDaemon(true);
+		return thread;
+	});
+
 	private final List<String> names;
 
 	private final List<RedisGateway> gateways;
@@ -58,11 +67,17 @@ final class RedlockOperations {
 	 */
 	int checkHealth(Map<String, Object> details) {
 		Map<String, String> nodes = new LinkedHashMap<>();
+		List<CompletableFuture<Integer>> loads = new ArrayList<>();
+		for (RedisGateway gateway : this.gateways) {
+			// At once on every node, so that a frozen node costs its command timeout
+			// once, not once per node after it.
+			loads.add(CompletableFuture.supplyAsync(gateway::loadScripts, HEALTH_CHECKS));
+		}
 		int scripts = 0;
 		int up = 0;
-		for (int i = 0; i < this.gateways.size(); i++) {
+		for (int i = 0; i < loads.size(); i++) {
 			try {
-				scripts = this.gateways.get(i).loadScripts();
+				scripts = LockEngine.awaitUninterrupted(loads.get(i));
 				nodes.put(this.names.get(i), "up");
 				up++;
 			}
@@ -81,9 +96,9 @@ final class RedlockOperations {
 	/**
 	 * Read the lock key on every node: held when a majority holds one owner token.
 	 * @return the reading of the majority's key, its shortest time to live, without the
-	 * value; or of no key
+	 * value, and on how many nodes it lives; or of no key
 	 */
-	RedisGateway.KeyReading read(LockKey key) {
+	Reading read(LockKey key) {
 		List<RedisGateway.KeyReading> readings = onEveryNode(key, "read", (gateway) -> gateway.read(key, true));
 		Map<String, Integer> owners = new HashMap<>();
 		for (RedisGateway.KeyReading reading : readings) {
@@ -98,10 +113,24 @@ final class RedlockOperations {
 					.mapToLong(RedisGateway.KeyReading::ttlMillis)
 					.min()
 					.orElse(-2);
-				return new RedisGateway.KeyReading("string", ttl, null);
+				return new Reading(new RedisGateway.KeyReading("string", ttl, null), owner.getValue());
 			}
 		}
-		return new RedisGateway.KeyReading("none", -2, null);
+		return new Reading(new RedisGateway.KeyReading("none", -2, null), 0);
+	}
+
+	/**
+	 * A reading of a lock key, and on how many nodes it was found.
+	 *
+	 * @param key what the key holds
+	 * @param nodes on how many nodes it lives
+	 */
+	record Reading(RedisGateway.KeyReading key, int nodes) {
+
+		static Reading ofOne(RedisGateway.KeyReading key) {
+			return new Reading(key, "none".equals(key.type()) ? 0 : 1);
+		}
+
 	}
 
 	private static String owner(String value) {

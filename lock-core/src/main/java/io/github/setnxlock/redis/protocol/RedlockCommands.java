@@ -73,6 +73,9 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  */
 public final class RedlockCommands implements LockCommands {
 
+	/** How long the first call waits for nodes still connecting, at least. */
+	private static final long CONNECT_MILLIS = 1000;
+
 	private static final Log logger = LogFactory.getLog(RedlockCommands.class);
 
 	final List<String> names;
@@ -122,18 +125,22 @@ public final class RedlockCommands implements LockCommands {
 
 	/**
 	 * Connect to the nodes, once, before the first acquisition (or read): connecting
-	 * happens on the first call to a node and may take longer than a short lease on a
-	 * machine that has just started, and an acquisition counts its lease from before the
-	 * connection. Done once a majority answered, or no node is left to answer.
+	 * happens on the first call to a node and may take longer than a short lease, or the
+	 * node timeout, on a machine that has just started, and an acquisition counts its
+	 * lease from before the connection. Done once every node answered or failed, or
+	 * {@link #CONNECT_MILLIS} (at least three node timeouts) after the first answer, so
+	 * that one node still connecting does not count as failed for the first calls, and a
+	 * node frozen at start-up delays them only once.
 	 */
 	private CompletableFuture<?> connected(LockKey key) {
 		CompletableFuture<?> connected = this.connected;
 		if (connected == null) {
 			synchronized (this) {
 				if (this.connected == null) {
-					this.connected = onEveryNode((i) -> this.nodes.get(i).gateway.value(key),
-							(tally) -> (tally.answered() >= tally.quorum() || tally.pending() == 0) ? Boolean.TRUE
-									: null)
+					this.connected = Quorum
+						.send(this.names, Math.max(CONNECT_MILLIS, 3 * this.nodeTimeoutMillis),
+								(i) -> this.nodes.get(i).gateway.value(key),
+								(tally) -> (tally.pending() == 0) ? Boolean.TRUE : null)
 						.exceptionally((ex) -> Boolean.FALSE);
 				}
 				connected = this.connected;
