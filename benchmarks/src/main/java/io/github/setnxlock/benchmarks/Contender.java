@@ -48,6 +48,15 @@ public interface Contender extends AutoCloseable {
 	}
 
 	/**
+	 * Return on how many of the benchmark's servers this contender holds its locks: the
+	 * first so many, whose commands and CPU time the tables add up.
+	 * @return 1 but for a contender that locks on several independent servers
+	 */
+	default int nodes() {
+		return 1;
+	}
+
+	/**
 	 * Release the contender's connections and threads.
 	 */
 	@Override

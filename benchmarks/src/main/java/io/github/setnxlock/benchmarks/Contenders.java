@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import io.lettuce.core.RedisClient;
@@ -56,8 +57,9 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 import org.springframework.integration.support.locks.DistributedLock;
 
 /**
- * The contenders the benchmark knows, each built on its own connections to one server,
- * with the settings a user gets by default unless its name says otherwise.
+ * The contenders the benchmark knows, each built on its own connections to one server
+ * (the Redlock ones to 3 or 5 servers), with the settings a user gets by default unless
+ * its name says otherwise.
  *
  * @author setnx-lock authors
  */
@@ -86,8 +88,8 @@ public final class Contenders {
 
 	/**
 	 * Return the names of every contender, in the order of the first round; a run
-	 * connects only those that apply to its server ({@link #SCRIPT_RELEASE} needs
-	 * {@code DELIFEQ} or {@code DELEX}).
+	 * connects only those that apply to its servers ({@link #SCRIPT_RELEASE} needs
+	 * {@code DELIFEQ} or {@code DELEX}, the Redlock ones 3 or 5 servers).
 	 * @return the names
 	 */
 	public static List<String> names() {
@@ -117,16 +119,31 @@ public final class Contenders {
 	 * @return the connected contenders, in the order of {@link #names()}
 	 */
 	public static List<Contender> connect(String host, int port, List<String> filters, String namespace) {
+		return connect(host, List.of(port), filters, namespace);
+	}
+
+	/**
+	 * Connect every contender whose name contains one of the given filters (all of them
+	 * when there is none) and that has enough servers, under keys in the given namespace:
+	 * the single-server contenders on the first port, the Redlock ones on the first 3 or
+	 * 5.
+	 * @param host the servers' host
+	 * @param ports the servers' ports, the main server's first
+	 * @param filters parts of names, case-insensitive
+	 * @param namespace part of every key
+	 * @return the connected contenders, in the order of {@link #names()}
+	 */
+	public static List<Contender> connect(String host, List<Integer> ports, List<String> filters, String namespace) {
 		List<Contender> contenders = new ArrayList<>();
 		try {
 			List<Factory> factories = factories();
 			for (int i = 0; i < factories.size(); i++) {
 				Factory factory = factories.get(i);
-				if (filters.isEmpty() || filters.stream()
-					.anyMatch((filter) -> factory.name().toLowerCase().contains(filter.toLowerCase()))) {
+				if (selected(factory, filters)) {
 					// the index keeps apart contenders that share a key prefix, such as
 					// the two protocols of setnx-lock
-					Contender contender = factory.create().apply(new Server(host, port, namespace + ":" + i));
+					Contender contender = factory.create()
+						.apply(new Server(host, List.copyOf(ports), namespace + ":" + i));
 					if (contender != null) {
 						contenders.add(contender);
 					}
@@ -138,6 +155,26 @@ public final class Contenders {
 			contenders.forEach(Contender::close);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Return how many servers the contenders whose names contain one of the given filters
+	 * (all of them when there is none) need: 1, or as many as the largest Redlock among
+	 * them.
+	 * @param filters parts of names, case-insensitive
+	 * @return the number of servers
+	 */
+	public static int serversNeeded(List<String> filters) {
+		return factories().stream()
+			.filter((factory) -> selected(factory, filters))
+			.mapToInt(Factory::nodes)
+			.max()
+			.orElse(1);
+	}
+
+	private static boolean selected(Factory factory, List<String> filters) {
+		return filters.isEmpty()
+				|| filters.stream().anyMatch((filter) -> factory.name().toLowerCase().contains(filter.toLowerCase()));
 	}
 
 	private static List<Factory> factories() {
@@ -154,17 +191,41 @@ public final class Contenders {
 				new Factory("Redisson lease 30 s", (server) -> new RedissonLock(server, true)),
 				new Factory(AsyncContenders.REDISSON_ASYNC, AsyncContenders.RedissonAsync::new),
 				new Factory("ShedLock default", (server) -> new ShedLock(server, false)),
-				new Factory("ShedLock safeUpdate", (server) -> new ShedLock(server, true)));
+				new Factory("ShedLock safeUpdate", (server) -> new ShedLock(server, true)),
+				redlock(RedlockContenders.setnxLockName(RedlockContenders.SMALL), RedlockContenders.SMALL,
+						RedlockContenders.SetnxLockRedlock::on),
+				redlock(RedlockContenders.setnxLockName(RedlockContenders.LARGE), RedlockContenders.LARGE,
+						RedlockContenders.SetnxLockRedlock::on),
+				redlock(RedlockContenders.redissonName(RedlockContenders.SMALL), RedlockContenders.SMALL,
+						RedlockContenders.RedissonRedlock::on),
+				redlock(RedlockContenders.redissonName(RedlockContenders.LARGE), RedlockContenders.LARGE,
+						RedlockContenders.RedissonRedlock::on));
 	}
 
-	record Server(String host, int port, String namespace) {
+	private static Factory redlock(String name, int nodes, BiFunction<Server, Integer, Contender> create) {
+		return new Factory(name, nodes, (server) -> create.apply(server, nodes));
+	}
+
+	/**
+	 * Where a contender connects: the benchmark's servers on one host, the main one
+	 * first, and the namespace of its keys.
+	 */
+	record Server(String host, List<Integer> ports, String namespace) {
+
+		int port() {
+			return this.ports.get(0);
+		}
 
 		String unique(String prefix) {
 			return prefix + ":" + this.namespace;
 		}
 
+		LettuceConnectionFactory nodeConnectionFactory(int node) {
+			return connectionFactory(new RedisStandaloneConfiguration(this.host, this.ports.get(node)));
+		}
+
 		LettuceConnectionFactory connectionFactory() {
-			return connectionFactory(new RedisStandaloneConfiguration(this.host, this.port));
+			return connectionFactory(new RedisStandaloneConfiguration(this.host, port()));
 		}
 
 		LettuceConnectionFactory connectionFactory(RedisStandaloneConfiguration configuration) {
@@ -178,10 +239,14 @@ public final class Contenders {
 	}
 
 	/**
-	 * Makes a contender on a server, or {@code null} for one that does not apply to that
-	 * server.
+	 * Makes a contender on the servers, or {@code null} for one that does not apply to
+	 * them; it needs the first {@code nodes} of them.
 	 */
-	private record Factory(String name, Function<Server, Contender> create) {
+	private record Factory(String name, int nodes, Function<Server, Contender> create) {
+
+		Factory(String name, Function<Server, Contender> create) {
+			this(name, 1, create);
+		}
 
 	}
 

@@ -59,6 +59,12 @@ import io.github.setnxlock.test.RedisServer;
  * on one Lettuce connection: the least a lock that checks ownership on release can do; a
  * {@code PING} round trip shows what one round trip costs.
  * <p>
+ * The Redlock contenders ({@link RedlockContenders}) lock on 3 or 5 servers: the main one
+ * and as many more that this program starts beside it, each a separate
+ * {@code redis-server} on loopback. Their commands and server CPU time are those of all
+ * the servers they lock on, added up; against the single-server rows, their cycle times
+ * show what waiting for a majority of nodes costs.
+ * <p>
  * The contended table shows, per contender, the median across rounds of acquisitions per
  * second and its ratio to the floor's, of the median and 99th percentile handoff (from
  * the moment a holder is about to call {@code unlock()} to the moment another thread's
@@ -107,7 +113,7 @@ public final class LockBenchmark {
 	 */
 	public static void main(String[] args) throws Exception {
 		if (args.length == 4 && args[0].equals(TwoJvms.CHILD_OPTION)) {
-			TwoJvms.child(args[1], Integer.parseInt(args[2]), args[3]);
+			TwoJvms.child(args[1], Arrays.stream(args[2].split(",")).map(Integer::valueOf).toList(), args[3]);
 			return;
 		}
 		Options options = Options.parse(args);
@@ -127,69 +133,83 @@ public final class LockBenchmark {
 	 * @throws InterruptedException if interrupted
 	 */
 	public static Report run(Options options, PrintStream out) throws InterruptedException {
-		try (RedisServer redis = RedisServer.start()) {
-			Map<String, String> server = redis.info("server");
-			String version = server.containsKey("valkey_version") ? "valkey-server " + server.get("valkey_version")
-					: "redis-server " + server.getOrDefault("redis_version", "?");
-			String namespace = Long.toHexString(System.nanoTime());
-			List<Contender> contenders = Contenders.connect(redis.host(), redis.port(), options.only(), namespace);
+		List<RedisServer> servers = new ArrayList<>();
+		try {
+			// the Redlock contenders need servers of their own beside the main one
+			for (int i = Contenders.serversNeeded(options.only()); i > 0; i--) {
+				servers.add(RedisServer.start());
+			}
+			return run(options, out, servers);
+		}
+		finally {
+			servers.forEach(RedisServer::close);
+		}
+	}
+
+	private static Report run(Options options, PrintStream out, List<RedisServer> servers) throws InterruptedException {
+		RedisServer redis = servers.get(0);
+		List<Integer> ports = servers.stream().map(RedisServer::port).toList();
+		Map<String, String> server = redis.info("server");
+		String version = server.containsKey("valkey_version") ? "valkey-server " + server.get("valkey_version")
+				: "redis-server " + server.getOrDefault("redis_version", "?");
+		String namespace = Long.toHexString(System.nanoTime());
+		List<Contender> contenders = Contenders.connect(redis.host(), ports, options.only(), namespace);
+		try {
+			out.printf("# setnx-lock benchmarks%n%n");
+			String caption = String.format(Locale.ROOT,
+					"%s; %s on loopback%s; Java %s on %d cores (%s %s); "
+							+ "%d round(s) of %s s per contender after %s s of warm-up",
+					LocalDate.now(), version, (servers.size() > 1) ? " (× " + servers.size() + " for Redlock)" : "",
+					System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
+					System.getProperty("os.name"), System.getProperty("os.arch"), options.rounds(),
+					seconds(options.perRound()), seconds(options.warmUp()));
+			out.printf("%s%n%n", caption);
+			List<Scenario> scenarios = new ArrayList<>();
+			scenarios.add(scenario("Uncontended, 1 thread", 1, options, contenders, servers, out));
+			scenarios.add(scenario("Uncontended, " + MANY_THREADS + " threads on " + MANY_THREADS + " keys",
+					MANY_THREADS, options, contenders, servers, out));
+			List<ContendedScenario> contended = new ArrayList<>();
+			contended.add(contended("Contended, " + CONTENDING_THREADS + " threads on one key, one JVM", false, options,
+					contenders, servers, out,
+					(contender, duration) -> ContendedWorkload.timed(CONTENDING_THREADS, duration).run(contender)));
+			try (TwoJvms jvms = TwoJvms.start(redis.host(), ports, namespace)) {
+				contended.add(contended("Contended, 2 JVMs × " + CONTENDING_THREADS / 2 + " threads on one key", true,
+						options, contenders, servers, out, (contender, duration) -> jvms.run(contender,
+								CONTENDING_THREADS / 2, duration, Long.MAX_VALUE)));
+			}
+			AnnotationPath.Result annotation = null;
+			if (contenders.stream().anyMatch((contender) -> contender.name().startsWith("setnx-lock"))) {
+				out.printf("Annotation path:");
+				try (AnnotationPath path = new AnnotationPath(redis.host(), redis.port(), namespace)) {
+					annotation = path.run(options.rounds(), options.perRound(), options.warmUp(), options.seed());
+				}
+				out.println();
+			}
+			for (Scenario scenario : scenarios) {
+				out.println(scenario.table());
+			}
+			contended.forEach((scenario) -> out.println(scenario.table()));
+			if (annotation != null) {
+				out.println(annotation.table());
+			}
+			Report report = new Report(scenarios, contended, annotation);
 			try {
-				out.printf("# setnx-lock benchmarks%n%n");
-				String caption = String.format(Locale.ROOT,
-						"%s; %s on loopback; Java %s on %d cores (%s %s); "
-								+ "%d round(s) of %s s per contender after %s s of warm-up",
-						LocalDate.now(), version, System.getProperty("java.version"),
-						Runtime.getRuntime().availableProcessors(), System.getProperty("os.name"),
-						System.getProperty("os.arch"), options.rounds(), seconds(options.perRound()),
-						seconds(options.warmUp()));
-				out.printf("%s%n%n", caption);
-				List<Scenario> scenarios = new ArrayList<>();
-				scenarios.add(scenario("Uncontended, 1 thread", 1, options, contenders, redis, out));
-				scenarios.add(scenario("Uncontended, " + MANY_THREADS + " threads on " + MANY_THREADS + " keys",
-						MANY_THREADS, options, contenders, redis, out));
-				List<ContendedScenario> contended = new ArrayList<>();
-				contended.add(contended("Contended, " + CONTENDING_THREADS + " threads on one key, one JVM", false,
-						options, contenders, redis, out,
-						(contender, duration) -> ContendedWorkload.timed(CONTENDING_THREADS, duration).run(contender)));
-				try (TwoJvms jvms = TwoJvms.start(redis.host(), redis.port(), namespace)) {
-					contended.add(contended("Contended, 2 JVMs × " + CONTENDING_THREADS / 2 + " threads on one key",
-							true, options, contenders, redis, out, (contender, duration) -> jvms.run(contender,
-									CONTENDING_THREADS / 2, duration, Long.MAX_VALUE)));
-				}
-				AnnotationPath.Result annotation = null;
-				if (contenders.stream().anyMatch((contender) -> contender.name().startsWith("setnx-lock"))) {
-					out.printf("Annotation path:");
-					try (AnnotationPath path = new AnnotationPath(redis.host(), redis.port(), namespace)) {
-						annotation = path.run(options.rounds(), options.perRound(), options.warmUp(), options.seed());
-					}
-					out.println();
-				}
-				for (Scenario scenario : scenarios) {
-					out.println(scenario.table());
-				}
-				contended.forEach((scenario) -> out.println(scenario.table()));
-				if (annotation != null) {
-					out.println(annotation.table());
-				}
-				Report report = new Report(scenarios, contended, annotation);
-				try {
-					Files.writeString(options.chart(), Chart.svg(report, caption));
-					out.printf("Chart: %s%n", options.chart().toAbsolutePath());
-				}
-				catch (IOException ex) {
-					out.printf("Could not write the chart to %s: %s%n", options.chart(), ex);
-				}
-				return report;
+				Files.writeString(options.chart(), Chart.svg(report, caption));
+				out.printf("Chart: %s%n", options.chart().toAbsolutePath());
 			}
-			finally {
-				contenders.forEach(Contender::close);
+			catch (IOException ex) {
+				out.printf("Could not write the chart to %s: %s%n", options.chart(), ex);
 			}
+			return report;
+		}
+		finally {
+			contenders.forEach(Contender::close);
 		}
 	}
 
 	private static Scenario scenario(String title, int threads, Options options, List<Contender> contenders,
-			RedisServer redis, PrintStream out) throws InterruptedException {
-		Map<String, Rounds<Workload.Result>> measured = rounds(title, options, contenders, redis, out,
+			List<RedisServer> servers, PrintStream out) throws InterruptedException {
+		Map<String, Rounds<Workload.Result>> measured = rounds(title, options, contenders, servers, out,
 				(contender, duration) -> Workload.timed(threads, threads, duration).run(contender));
 		List<Row> rows = new ArrayList<>();
 		measured.forEach((name,
@@ -203,10 +223,12 @@ public final class LockBenchmark {
 	}
 
 	private static ContendedScenario contended(String title, boolean twoJvms, Options options, List<Contender> all,
-			RedisServer redis, PrintStream out, Runner<ContendedWorkload.Result> runner) throws InterruptedException {
+			List<RedisServer> servers, PrintStream out, Runner<ContendedWorkload.Result> runner)
+			throws InterruptedException {
 		// PING excludes nobody: there is nothing to hand off
 		List<Contender> contenders = all.stream().filter(Contender::excludes).toList();
-		Map<String, Rounds<ContendedWorkload.Result>> measured = rounds(title, options, contenders, redis, out, runner);
+		Map<String, Rounds<ContendedWorkload.Result>> measured = rounds(title, options, contenders, servers, out,
+				runner);
 		List<ContendedRow> rows = new ArrayList<>();
 		measured.forEach((name, rounds) -> {
 			List<ContendedWorkload.Result> runs = rounds.runs();
@@ -227,19 +249,20 @@ public final class LockBenchmark {
 	 * Run every contender once per round, interleaved: the first round in the given
 	 * order, the others shuffled, each contender warmed up right before its first round
 	 * (in every scenario: each runs other paths, such as waiting and waking up). Around
-	 * each run it reads the server's command count and CPU time and this JVM's CPU time.
+	 * each run it reads the command count and CPU time of the servers the contender locks
+	 * on and this JVM's CPU time.
 	 * @param <R> what one run reports
 	 * @param title what runs, printed with the progress
 	 * @param options the rounds, their length and the warm-up
 	 * @param contenders the contenders
-	 * @param redis the server
+	 * @param servers the servers, the main one first
 	 * @param out where the progress is printed
 	 * @param runner one timed run of a contender
 	 * @return per contender, in the order given, its runs and figures of each round
 	 * @throws InterruptedException if interrupted
 	 */
 	private static <R extends Outcome> Map<String, Rounds<R>> rounds(String title, Options options,
-			List<Contender> contenders, RedisServer redis, PrintStream out, Runner<R> runner)
+			List<Contender> contenders, List<RedisServer> servers, PrintStream out, Runner<R> runner)
 			throws InterruptedException {
 		out.printf("%s:", title);
 		Map<String, Rounds<R>> measured = new LinkedHashMap<>();
@@ -256,14 +279,17 @@ public final class LockBenchmark {
 				if (round == 1 && !options.warmUp().isZero()) {
 					runner.run(contender, options.warmUp());
 				}
-				long before = totalCommands(redis);
-				double serverCpuBefore = serverCpuMicros(redis);
+				List<RedisServer> nodes = servers.subList(0, contender.nodes());
+				long before = totalCommands(nodes);
+				double serverCpuBefore = serverCpuMicros(nodes);
 				long clientCpuBefore = clientCpuNanos();
 				R result = runner.run(contender, options.perRound());
 				long clientCpuUsed = clientCpuNanos() - clientCpuBefore;
-				double serverCpuUsed = serverCpuMicros(redis) - serverCpuBefore;
-				// minus the INFO that took the first count and the two of the CPU times
-				long used = totalCommands(redis) - before - 3;
+				double serverCpuUsed = serverCpuMicros(nodes) - serverCpuBefore;
+				// minus, on each server, the INFO that took the first count and the two
+				// of
+				// the CPU times
+				long used = totalCommands(nodes) - before - 3L * nodes.size();
 				Rounds<R> rounds = measured.get(contender.name());
 				rounds.runs().add(result);
 				rounds.commands().add(perCycle(used, result.cycles()));
@@ -337,14 +363,18 @@ public final class LockBenchmark {
 	}
 
 	/**
-	 * Return the CPU time the server has used, user and system, as {@code INFO cpu}
-	 * reports it.
-	 * @param redis the server
+	 * Return the CPU time the servers have used, user and system, as {@code INFO cpu}
+	 * reports it, added up.
+	 * @param servers the servers
 	 * @return the CPU time in microseconds
 	 */
-	private static double serverCpuMicros(RedisServer redis) {
-		Map<String, String> cpu = redis.info("cpu");
-		return (Double.parseDouble(cpu.get("used_cpu_sys")) + Double.parseDouble(cpu.get("used_cpu_user"))) * 1e6;
+	private static double serverCpuMicros(List<RedisServer> servers) {
+		double total = 0;
+		for (RedisServer redis : servers) {
+			Map<String, String> cpu = redis.info("cpu");
+			total += (Double.parseDouble(cpu.get("used_cpu_sys")) + Double.parseDouble(cpu.get("used_cpu_user"))) * 1e6;
+		}
+		return total;
 	}
 
 	/**
@@ -359,12 +389,14 @@ public final class LockBenchmark {
 		return -1;
 	}
 
-	private static long totalCommands(RedisServer redis) {
+	private static long totalCommands(List<RedisServer> servers) {
 		long total = 0;
-		for (Map.Entry<String, String> entry : redis.info("commandstats").entrySet()) {
-			if (entry.getKey().startsWith("cmdstat_")) {
-				String calls = entry.getValue().split(",")[0];
-				total += Long.parseLong(calls.substring(calls.indexOf('=') + 1));
+		for (RedisServer redis : servers) {
+			for (Map.Entry<String, String> entry : redis.info("commandstats").entrySet()) {
+				if (entry.getKey().startsWith("cmdstat_")) {
+					String calls = entry.getValue().split(",")[0];
+					total += Long.parseLong(calls.substring(calls.indexOf('=') + 1));
+				}
 			}
 		}
 		return total;

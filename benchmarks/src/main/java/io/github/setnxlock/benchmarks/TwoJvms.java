@@ -39,6 +39,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
@@ -95,6 +96,17 @@ public final class TwoJvms implements AutoCloseable {
 	 * @return the pair of JVMs
 	 */
 	public static TwoJvms start(String host, int port, String namespace) {
+		return start(host, List.of(port), namespace);
+	}
+
+	/**
+	 * Start the child JVM, which connects its contenders to the same servers.
+	 * @param host the servers' host
+	 * @param ports the servers' ports, the main server's first
+	 * @param namespace the key namespace this JVM's contenders were connected with
+	 * @return the pair of JVMs
+	 */
+	public static TwoJvms start(String host, List<Integer> ports, String namespace) {
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		// Run from the benchmark's jar, the launcher of that jar must load the classes;
@@ -108,7 +120,8 @@ public final class TwoJvms implements AutoCloseable {
 			command.add(System.getProperty("java.class.path"));
 			command.add(LockBenchmark.class.getName());
 		}
-		command.addAll(List.of(CHILD_OPTION, host, String.valueOf(port), namespace));
+		command.addAll(List.of(CHILD_OPTION, host, ports.stream().map(String::valueOf).collect(Collectors.joining(",")),
+				namespace));
 		try {
 			return new TwoJvms(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
 		}
@@ -261,12 +274,12 @@ public final class TwoJvms implements AutoCloseable {
 	/**
 	 * Run as the child: connect contenders and run them as told on standard input, one
 	 * command a line, until told to quit.
-	 * @param host the server's host
-	 * @param port the server's port
+	 * @param host the servers' host
+	 * @param ports the servers' ports, the main server's first
 	 * @param namespace the parent's key namespace
 	 * @throws Exception if the child cannot run
 	 */
-	static void child(String host, int port, String namespace) throws Exception {
+	static void child(String host, List<Integer> ports, String namespace) throws Exception {
 		Map<String, Contender> contenders = new HashMap<>();
 		try {
 			BufferedReader input = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
@@ -276,7 +289,7 @@ public final class TwoJvms implements AutoCloseable {
 				if (fields[0].equals("connect")) {
 					String name = fields[1];
 					contenders.put(name,
-							Contenders.connect(host, port, List.of(name), namespace)
+							Contenders.connect(host, ports, List.of(name), namespace)
 								.stream()
 								.filter((contender) -> contender.name().equals(name))
 								.findFirst()

@@ -21,6 +21,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.AfterAll;
@@ -31,18 +32,22 @@ import org.junit.jupiter.api.io.TempDir;
 import io.github.setnxlock.test.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * Keeps the benchmark runnable in the default build, in seconds: every contender runs a
  * few hundred cycles uncontended and contended (4 and 8 threads on one key, and 2 JVMs ×
- * 4 threads) against a real {@code redis-server}, and the harness prints its tables from
- * a run far too short to mean anything.
+ * 4 threads) against real {@code redis-server}s (one, or five for the Redlock ones), and
+ * the harness prints its tables from a run far too short to mean anything.
  *
  * @author setnx-lock authors
  */
 class BenchmarkSmokeTests {
 
 	private static RedisServer redis;
+
+	// the main server first; the Redlock contenders lock on the first 3 or all 5
+	private static final List<RedisServer> servers = new ArrayList<>();
 
 	// shared with the child JVM of the two-JVM test, which must contend for the same keys
 	private static final String NAMESPACE = "smoke" + Long.toHexString(System.nanoTime());
@@ -51,8 +56,15 @@ class BenchmarkSmokeTests {
 
 	@BeforeAll
 	static void connect() {
-		redis = RedisServer.start();
-		contenders = Contenders.connect(redis.host(), redis.port(), List.of(), NAMESPACE);
+		for (int i = 0; i < RedlockContenders.LARGE; i++) {
+			servers.add(RedisServer.start());
+		}
+		redis = servers.get(0);
+		contenders = Contenders.connect(redis.host(), ports(), List.of(), NAMESPACE);
+	}
+
+	private static List<Integer> ports() {
+		return servers.stream().map(RedisServer::port).toList();
 	}
 
 	@AfterAll
@@ -60,9 +72,7 @@ class BenchmarkSmokeTests {
 		if (contenders != null) {
 			contenders.forEach(Contender::close);
 		}
-		if (redis != null) {
-			redis.close();
-		}
+		servers.forEach(RedisServer::close);
 	}
 
 	@Test
@@ -73,6 +83,18 @@ class BenchmarkSmokeTests {
 				.stream()
 				.filter((name) -> nativeRelease || !name.equals(Contenders.SCRIPT_RELEASE))
 				.toList());
+	}
+
+	@Test
+	void redlockContendersNeedTheirServersAndAreLeftOutWithOne() {
+		assertThat(Contenders.serversNeeded(List.of())).isEqualTo(5);
+		assertThat(Contenders.serversNeeded(List.of("token", "raw"))).isEqualTo(1);
+		assertThat(Contenders.serversNeeded(List.of("redlock 3"))).isEqualTo(3);
+		assertThat(Contenders.connect(redis.host(), redis.port(), List.of("redlock"), NAMESPACE)).isEmpty();
+		assertThat(contenders).filteredOn((contender) -> contender.nodes() > 1)
+			.extracting(Contender::name, Contender::nodes)
+			.containsExactly(tuple("setnx-lock Redlock 3 nodes", 3), tuple("setnx-lock Redlock 5 nodes", 5),
+					tuple("Redisson RedLock 3 nodes", 3), tuple("Redisson RedLock 5 nodes", 5));
 	}
 
 	@Test
@@ -122,7 +144,7 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void whenTwoJvmsContendForOneKeyThenEveryLockHandsItAcrossAndExcludes() throws InterruptedException {
-		try (TwoJvms jvms = TwoJvms.start(redis.host(), redis.port(), NAMESPACE)) {
+		try (TwoJvms jvms = TwoJvms.start(redis.host(), ports(), NAMESPACE)) {
 			for (Contender contender : contenders) {
 				if (contender.excludes()) {
 					ContendedWorkload.Result result = jvms.run(contender, 4, null, 10);
@@ -147,7 +169,7 @@ class BenchmarkSmokeTests {
 		Path chart = directory.resolve("chart.svg");
 		LockBenchmark.Report report = LockBenchmark.run(
 				LockBenchmark.Options.parse("--rounds", "2", "--seconds", "0.05", "--warmup", "0", "--only",
-						"token,raw,ping", "--chart", chart.toString()),
+						"token,raw,ping,redlock 3", "--chart", chart.toString()),
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
 		List<LockBenchmark.Scenario> scenarios = report.uncontended();
 		assertThat(scenarios).hasSize(2);
@@ -157,7 +179,7 @@ class BenchmarkSmokeTests {
 			assertThat(scenario.rows()).extracting(LockBenchmark.Row::contender)
 				.filteredOn((name) -> !name.equals(Contenders.SCRIPT_RELEASE))
 				.containsExactly("setnx-lock token", AsyncContenders.SETNX_LOCK_ASYNC, Contenders.FLOOR,
-						"PING round trip");
+						"PING round trip", "setnx-lock Redlock 3 nodes", "Redisson RedLock 3 nodes");
 			assertThat(scenario.rows()).allSatisfy((row) -> {
 				assertThat(row.errors()).isZero();
 				assertThat(row.violations()).isZero();
@@ -169,6 +191,10 @@ class BenchmarkSmokeTests {
 			assertThat(scenario.rows()).filteredOn((row) -> row.contender().equals("PING round trip"))
 				.singleElement()
 				.satisfies((row) -> assertThat(row.commandsPerCycle()).isEqualTo(1.0));
+			// counted on all three nodes: at least a SET and a release on each
+			assertThat(scenario.rows()).filteredOn((row) -> row.contender().equals("setnx-lock Redlock 3 nodes"))
+				.singleElement()
+				.satisfies((row) -> assertThat(row.commandsPerCycle()).isGreaterThanOrEqualTo(6.0));
 		}
 		assertThat(report.contended()).extracting(LockBenchmark.ContendedScenario::twoJvms)
 			.containsExactly(false, true);
@@ -176,7 +202,8 @@ class BenchmarkSmokeTests {
 			// PING excludes nobody, so it has no contended row
 			assertThat(scenario.rows()).extracting(LockBenchmark.ContendedRow::contender)
 				.filteredOn((name) -> !name.equals(Contenders.SCRIPT_RELEASE))
-				.containsExactly("setnx-lock token", AsyncContenders.SETNX_LOCK_ASYNC, Contenders.FLOOR);
+				.containsExactly("setnx-lock token", AsyncContenders.SETNX_LOCK_ASYNC, Contenders.FLOOR,
+						"setnx-lock Redlock 3 nodes", "Redisson RedLock 3 nodes");
 			assertThat(scenario.rows()).allSatisfy((row) -> {
 				assertThat(row.errors()).isZero();
 				assertThat(row.violations()).isZero();
