@@ -31,16 +31,16 @@ final class PropertiesLockTimings implements LockTimings {
 
 	private final Duration defaultWait;
 
-	private final Map<String, SetnxLockProperties.Lock> locks;
+	private final Map<String, LockProperties> locks;
 
-	PropertiesLockTimings(Duration defaultWait, Map<String, SetnxLockProperties.Lock> locks) {
+	PropertiesLockTimings(Duration defaultWait, Map<String, LockProperties> locks) {
 		this.defaultWait = defaultWait;
 		this.locks = Map.copyOf(locks);
 	}
 
 	@Override
 	public Duration waitTime(String name, Duration annotated) {
-		SetnxLockProperties.Lock lock = this.locks.get(name);
+		LockProperties lock = this.locks.get(name);
 		if (lock != null && lock.getWaitTime() != null) {
 			return lock.getWaitTime();
 		}
@@ -49,7 +49,7 @@ final class PropertiesLockTimings implements LockTimings {
 
 	@Override
 	public Duration leaseTime(String name, Duration annotated) {
-		SetnxLockProperties.Lock lock = this.locks.get(name);
+		LockProperties lock = this.locks.get(name);
 		if (lock != null && lock.getLeaseTime() != null) {
 			return lock.getLeaseTime();
 		}

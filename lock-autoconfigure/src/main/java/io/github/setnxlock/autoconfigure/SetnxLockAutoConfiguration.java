@@ -128,7 +128,7 @@ public final class SetnxLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockTimings setnxLockTimings(SetnxLockProperties properties) {
 		checkWait("setnx.lock.wait-time", properties.getWaitTime());
-		for (Map.Entry<String, SetnxLockProperties.Lock> lock : properties.getLocks().entrySet()) {
+		for (Map.Entry<String, LockProperties> lock : properties.getLocks().entrySet()) {
 			String prefix = "setnx.lock.locks." + lock.getKey();
 			if (lock.getValue().getWaitTime() != null) {
 				checkWait(prefix + ".wait-time", lock.getValue().getWaitTime());
@@ -153,7 +153,7 @@ public final class SetnxLockAutoConfiguration {
 		if (properties.getRenewal().getMaxHold() != null) {
 			checkLease("setnx.lock.renewal.max-hold", properties.getRenewal().getMaxHold());
 		}
-		SetnxLockProperties.ReplicationGuard guard = properties.getReplicationGuard();
+		ReplicationGuardProperties guard = properties.getReplicationGuard();
 		if (guard.getReplicas() < 0) {
 			throw new InvalidConfigurationPropertyValueException("setnx.lock.replication-guard.replicas",
 					guard.getReplicas(), "The number of replicas must not be negative; 0 turns the guard off.");
@@ -162,7 +162,7 @@ public final class SetnxLockAutoConfiguration {
 			throw new InvalidConfigurationPropertyValueException("setnx.lock.replication-guard.timeout",
 					guard.getTimeout(), "The timeout must be at least 1ms (WAIT with 0 would wait forever).");
 		}
-		SetnxLockProperties.LocalHandoff handoff = properties.getLocalHandoff();
+		LocalHandoffProperties handoff = properties.getLocalHandoff();
 		if (handoff.getMaxHandoffs() < 1) {
 			throw new InvalidConfigurationPropertyValueException("setnx.lock.local-handoff.max-handoffs",
 					handoff.getMaxHandoffs(), "At least 1; set setnx.lock.local-handoff.enabled=false to turn it off.");

@@ -188,8 +188,10 @@ final class SetnxLockPropertyNames {
 	}
 
 	private static boolean isGroup(Class<?> type) {
-		return type != null && (type.getName().startsWith(SetnxLockProperties.class.getName() + "$")
-				|| type == RedlockProperties.class);
+		// The groups are this package's *Properties classes, each a nested property.
+		return type != null && type != SetnxLockProperties.class
+				&& type.getPackage() == SetnxLockProperties.class.getPackage()
+				&& type.getSimpleName().endsWith("Properties");
 	}
 
 }

@@ -121,7 +121,7 @@ class PropertiesReadAreDescribedTests {
 	private static void assertPerLockEntryIsDescribed(String property) {
 		String map = property.substring(0, property.indexOf(SetnxLockPropertyNames.ANY_LOCK));
 		assertDescribed(map);
-		assertThat(metadata.get(map).getType()).contains(SetnxLockProperties.Lock.class.getName());
+		assertThat(metadata.get(map).getType()).contains(LockProperties.class.getName());
 		String entry = ConfigurationPropertyName.of(property).getLastElement(ConfigurationPropertyName.Form.DASHED);
 		assertThat(metadata.get(map).getDescription()).as("description of " + map).contains("'" + entry + "'");
 	}
