@@ -25,7 +25,8 @@ import java.time.Duration;
  * <p>
  * A lease is at least 1 ms (Redis counts expiries in milliseconds) and at most
  * {@link #MAX}, far past any sane lease, so that durations can be added up in nanoseconds
- * and milliseconds without overflow.
+ * and milliseconds without overflow. A wait is zero or positive; one longer than
+ * {@link #UNLIMITED_WAIT} waits without a limit.
  *
  * @author setnx-lock authors
  */
@@ -34,7 +35,30 @@ public final class LeaseLimits {
 	/** The longest lease: 365 days. */
 	public static final Duration MAX = Duration.ofDays(365);
 
+	/**
+	 * Waits longer than this are taken as no limit, where nanosecond arithmetic on
+	 * {@link System#nanoTime()} cannot overflow: about 73 years.
+	 */
+	public static final Duration UNLIMITED_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
+
 	private LeaseLimits() {
+	}
+
+	/**
+	 * Check a wait and return it in nanoseconds.
+	 * @param wait the wait
+	 * @return the wait in nanoseconds, or {@link Long#MAX_VALUE} for a wait longer than
+	 * {@link #UNLIMITED_WAIT}
+	 * @throws IllegalArgumentException if it is {@code null} or negative
+	 */
+	public static long waitNanos(Duration wait) {
+		if (wait == null) {
+			throw new IllegalArgumentException("wait must not be null");
+		}
+		if (wait.isNegative()) {
+			throw new IllegalArgumentException("wait must not be negative, but was " + wait);
+		}
+		return (wait.compareTo(UNLIMITED_WAIT) > 0) ? Long.MAX_VALUE : wait.toNanos();
 	}
 
 	/**

@@ -35,11 +35,6 @@ import io.github.setnxlock.LockHandle;
  */
 final class InMemoryLeasedLock implements LeasedLock {
 
-	/**
-	 * Longer waits are treated as no limit, where nanosecond arithmetic cannot overflow.
-	 */
-	private static final Duration UNLIMITED_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
-
 	private final InMemoryLockRegistry registry;
 
 	private final String key;
@@ -96,13 +91,8 @@ final class InMemoryLeasedLock implements LeasedLock {
 	}
 
 	static long waitNanos(Duration wait) {
-		if (wait == null) {
-			throw new IllegalArgumentException("wait must not be null");
-		}
-		if (wait.isNegative()) {
-			throw new IllegalArgumentException("wait must not be negative, but was " + wait);
-		}
-		return (wait.compareTo(UNLIMITED_WAIT) > 0) ? LockSpace.FOREVER : wait.toNanos();
+		long nanos = LeaseLimits.waitNanos(wait);
+		return (nanos == Long.MAX_VALUE) ? LockSpace.FOREVER : nanos;
 	}
 
 	private boolean acquireUninterruptibly(long waitNanos) {

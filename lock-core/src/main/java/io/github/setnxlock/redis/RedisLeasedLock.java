@@ -41,11 +41,6 @@ import io.github.setnxlock.redis.gateway.LockKey;
  */
 final class RedisLeasedLock implements LeasedLock {
 
-	/**
-	 * Longer waits are treated as no limit, where nanosecond arithmetic cannot overflow.
-	 */
-	private static final Duration UNLIMITED_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
-
 	private final LockEngine engine;
 
 	private final LockKey key;
@@ -114,14 +109,9 @@ final class RedisLeasedLock implements LeasedLock {
 		return acquire(waitNanos, lease, true);
 	}
 
-	private static long waitNanos(Duration wait) {
-		if (wait == null) {
-			throw new IllegalArgumentException("wait must not be null");
-		}
-		if (wait.isNegative()) {
-			throw new IllegalArgumentException("wait must not be negative, but was " + wait);
-		}
-		return (wait.compareTo(UNLIMITED_WAIT) > 0) ? LockEngine.FOREVER : wait.toNanos();
+	static long waitNanos(Duration wait) {
+		long nanos = LeaseLimits.waitNanos(wait);
+		return (nanos == Long.MAX_VALUE) ? LockEngine.FOREVER : nanos;
 	}
 
 	private boolean acquire(long waitNanos, Duration explicitLease, boolean interruptible) throws InterruptedException {
