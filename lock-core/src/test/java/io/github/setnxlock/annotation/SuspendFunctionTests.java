@@ -38,14 +38,16 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A Kotlin {@code suspend} function under {@link DistributedLock} is refused at start-up
- * with a message naming it, since the advice would see the call end at its first
- * suspension, not when the function ends (docs/async.md).
+ * with a message naming it and what to add when kotlinx-coroutines-reactor is missing:
+ * Spring's AOP then calls it as a plain method, so the advice would see the call end at
+ * its first suspension, not when the function ends (docs/async.md). With that library,
+ * lock-coroutines-tests locks such functions from Kotlin.
  * <p>
- * The build has no Kotlin: what the Kotlin compiler makes of a suspend function, a method
- * whose last parameter is a {@code kotlin.coroutines.Continuation}, is compiled here from
- * Java into a folder of its own, with a stand-in for that interface, and loaded by a
- * class loader of its own, so the stand-in can never shadow the real one elsewhere.
- * Refused at start-up, the bean never takes a lock, so no Redis is needed.
+ * This module's tests have no Kotlin: what the Kotlin compiler makes of a suspend
+ * function, a method whose last parameter is a {@code kotlin.coroutines.Continuation}, is
+ * compiled here from Java into a folder of its own, with a stand-in for that interface,
+ * and loaded by a class loader of its own, so the stand-in can never shadow the real one
+ * elsewhere. Refused at start-up, the bean never takes a lock, so no Redis is needed.
  *
  * @author setnx-lock authors
  */
@@ -87,7 +89,8 @@ class SuspendFunctionTests {
 			assertThatExceptionOfType(BeanCreationException.class).isThrownBy(() -> start(loader, bean))
 				.satisfies((ex) -> assertThat(StartUpFailures.causes(ex)).anySatisfy((cause) -> assertThat(cause)
 					.contains("suspending.SuspendingWork.charge(String, Continuation): it is a Kotlin suspend"
-							+ " function, which @DistributedLock does not cover yet")));
+							+ " function, which @DistributedLock locks only when Spring runs it as a Mono: add"
+							+ " org.jetbrains.kotlinx:kotlinx-coroutines-reactor")));
 		}
 	}
 
