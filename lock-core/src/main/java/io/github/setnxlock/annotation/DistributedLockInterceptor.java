@@ -199,7 +199,9 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		return switch (locked.onFailure) {
 			case THROW -> throw failure;
 			case SKIP -> skipped;
-			case FALLBACK -> callFallback(locked.fallback, target, arguments, failure);
+			case FALLBACK -> SuspendFunctions.isSuspending(locked.method)
+					? SuspendFunctions.callFallback(locked.fallback, target, arguments, failure)
+					: callFallback(locked.fallback, target, arguments, failure);
 		};
 	}
 

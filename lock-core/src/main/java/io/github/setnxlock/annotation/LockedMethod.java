@@ -128,7 +128,7 @@ final class LockedMethod {
 						parameterNames.getParameterNames(method));
 			}
 			LockDurations durations = LockDurations.read(annotation, placeholders);
-			Method fallback = fallback(method, userClass, annotation);
+			Method fallback = fallback(method, userClass, annotation, kind);
 			return new LockedMethod(method, name, key, annotation.key(), durations, annotation.onFailure(), fallback,
 					annotation.interruptOnLoss(), kind);
 		}
@@ -147,9 +147,13 @@ final class LockedMethod {
 		}
 	}
 
-	private static Method fallback(Method method, Class<?> userClass, DistributedLock annotation) {
+	private static Method fallback(Method method, Class<?> userClass, DistributedLock annotation, Kind kind) {
 		String fallbackName = annotation.fallback().trim();
 		OnLockFailure onFailure = annotation.onFailure();
+		boolean suspending = SuspendFunctions.isSuspending(method);
+		if (onFailure == OnLockFailure.SKIP && suspending) {
+			SuspendFunctions.checkSkip(method, kind);
+		}
 		if (onFailure == OnLockFailure.SKIP && method.getReturnType().isPrimitive()
 				&& method.getReturnType() != void.class) {
 			throw new IllegalArgumentException("onFailure SKIP cannot skip a method that returns "
@@ -164,6 +168,9 @@ final class LockedMethod {
 		}
 		if (fallbackName.isEmpty()) {
 			throw new IllegalArgumentException("onFailure FALLBACK needs the name of a fallback method");
+		}
+		if (suspending) {
+			return SuspendFunctions.fallback(method, userClass, fallbackName);
 		}
 		Class<?>[] parameters = method.getParameterTypes();
 		Class<?>[] withException = Arrays.copyOf(parameters, parameters.length + 1);
@@ -216,22 +223,21 @@ final class LockedMethod {
 		STAGE,
 
 		/**
-		 * Returns a Reactor {@code Mono}: the lock is held from subscription to its end.
+		 * Returns a Reactor {@code Mono}, or is a Kotlin suspend function that Spring
+		 * runs as one: the lock is held from subscription to its end.
 		 */
 		MONO,
 
 		/**
-		 * Returns a Reactor {@code Flux}: the lock is held from subscription to its end.
+		 * Returns a Reactor {@code Flux}, or is a Kotlin suspend function that returns a
+		 * {@code Flow}: the lock is held from subscription to its end.
 		 */
 		FLUX;
 
 		static Kind of(Method method) {
 			Class<?> type = method.getReturnType();
-			Class<?>[] parameters = method.getParameterTypes();
-			if (parameters.length > 0
-					&& parameters[parameters.length - 1].getName().equals("kotlin.coroutines.Continuation")) {
-				throw new IllegalArgumentException("it is a Kotlin suspend function, which @DistributedLock does not"
-						+ " cover yet; return a Mono or a CompletableFuture, or lock through LockRegistry");
+			if (SuspendFunctions.isSuspending(method)) {
+				return SuspendFunctions.kind(method);
 			}
 			if (type == CompletionStage.class || type == CompletableFuture.class) {
 				return STAGE;

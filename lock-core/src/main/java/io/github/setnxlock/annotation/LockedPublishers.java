@@ -23,6 +23,9 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
 
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
+
 import io.github.setnxlock.LockHandle;
 
 /**
@@ -38,6 +41,11 @@ import io.github.setnxlock.LockHandle;
  * annotation's {@link OnLockFailure} applies at subscription: an error, an empty
  * publisher, or the fallback's publisher. Loaded only for such methods, so Reactor is
  * needed only by applications that return its types.
+ * <p>
+ * A Kotlin {@code suspend} function is held the same way ({@link SuspendFunctions}): the
+ * {@code Mono} that Spring makes of its run is subscribed when the caller's coroutine
+ * awaits it, and cancelling that coroutine cancels the subscription, which releases the
+ * lock.
  *
  * @author setnx-lock authors
  */
@@ -106,7 +114,17 @@ final class LockedPublishers {
 			catch (Throwable ex) {
 				return Mono.error(ex);
 			}
-			return (returned != null) ? (Publisher<?>) returned : Mono.empty();
+			if (returned == null) {
+				return Mono.empty();
+			}
+			if (returned instanceof Publisher<?> publisher) {
+				return publisher;
+			}
+			// What the plain fallback of a Kotlin suspend function returns: its value, or
+			// the Flow of one that returns a Flow.
+			ReactiveAdapter adapter = mono ? null
+					: ReactiveAdapterRegistry.getSharedInstance().getAdapter(returned.getClass());
+			return (adapter != null) ? adapter.toPublisher(returned) : Mono.just(returned);
 		}
 
 		Mono<Void> release() {

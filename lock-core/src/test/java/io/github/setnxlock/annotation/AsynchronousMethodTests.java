@@ -233,7 +233,14 @@ class AsynchronousMethodTests {
 		StepVerifier.create(work.impatientMono("13"))
 			.expectError(LockNotAcquiredException.class)
 			.verify(Duration.ofSeconds(10));
+		StepVerifier.create(work.impatientFlux("13"))
+			.expectError(LockNotAcquiredException.class)
+			.verify(Duration.ofSeconds(10));
 		StepVerifier.create(work.skippedMono("13")).expectComplete().verify(Duration.ofSeconds(10));
+		StepVerifier.create(work.fallbackMono("13"))
+			.expectNext("fallback 13")
+			.expectComplete()
+			.verify(Duration.ofSeconds(10));
 		StepVerifier.create(work.skippedFlux("13")).expectComplete().verify(Duration.ofSeconds(10));
 		StepVerifier.create(work.fallbackFlux("13"))
 			.expectNext("fallback 13")
@@ -261,6 +268,24 @@ class AsynchronousMethodTests {
 			.withCauseInstanceOf(LockLostException.class);
 		StepVerifier.create(work.monoOutlivesItsLease("15"))
 			.expectError(LockLostException.class)
+			.verify(Duration.ofSeconds(10));
+	}
+
+	@Test
+	void aLockLostBeforeFailedWorkEndedIsAddedToItsError() {
+		Work work = start(Work.class);
+		assertThatExceptionOfType(ExecutionException.class)
+			.isThrownBy(() -> work.failsAfterItsLease("18").get(10, TimeUnit.SECONDS))
+			.havingCause()
+			.isInstanceOf(IllegalStateException.class)
+			.withMessage("failed late 18")
+			.satisfies((failure) -> assertThat(failure.getSuppressed()).singleElement()
+				.isInstanceOf(LockLostException.class));
+		StepVerifier.create(work.monoFailsAfterItsLease("19"))
+			.expectErrorSatisfies((failure) -> assertThat(failure).isInstanceOf(IllegalStateException.class)
+				.hasMessage("failed late 19")
+				.satisfies((thrown) -> assertThat(thrown.getSuppressed()).singleElement()
+					.isInstanceOf(LockLostException.class)))
 			.verify(Duration.ofSeconds(10));
 	}
 
@@ -452,6 +477,21 @@ class AsynchronousMethodTests {
 			return CompletableFuture.completedFuture("fallback " + id);
 		}
 
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms")
+		public Flux<String> impatientFlux(String id) {
+			return flux(id);
+		}
+
+		@DistributedLock(name = "work", key = "#id", waitTime = "500ms", onFailure = OnLockFailure.FALLBACK,
+				fallback = "fallbackOfMono")
+		public Mono<String> fallbackMono(String id) {
+			return mono(id);
+		}
+
+		public Mono<String> fallbackOfMono(String id) {
+			return Mono.just("fallback " + id);
+		}
+
 		@DistributedLock(name = "work", key = "#id", waitTime = "500ms", onFailure = OnLockFailure.SKIP)
 		public Mono<String> skippedMono(String id) {
 			return mono(id);
@@ -487,6 +527,19 @@ class AsynchronousMethodTests {
 		@DistributedLock(name = "work", key = "#id", leaseTime = "200ms")
 		public Mono<String> monoOutlivesItsLease(String id) {
 			return Mono.delay(Duration.ofMillis(600)).map((tick) -> "late");
+		}
+
+		@DistributedLock(name = "work", key = "#id", leaseTime = "200ms")
+		public CompletableFuture<String> failsAfterItsLease(String id) {
+			CompletableFuture<String> done = new CompletableFuture<>();
+			elsewhere.schedule(() -> done.completeExceptionally(new IllegalStateException("failed late " + id)), 600,
+					TimeUnit.MILLISECONDS);
+			return done;
+		}
+
+		@DistributedLock(name = "work", key = "#id", leaseTime = "200ms")
+		public Mono<String> monoFailsAfterItsLease(String id) {
+			return Mono.delay(Duration.ofMillis(600)).then(Mono.error(new IllegalStateException("failed late " + id)));
 		}
 
 	}

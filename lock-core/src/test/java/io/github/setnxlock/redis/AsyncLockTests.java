@@ -404,6 +404,89 @@ class AsyncLockTests {
 	}
 
 	@Test
+	void aRenewalThatFindsAnAsynchronousHoldsKeyTakenLosesTheHoldAndSaysSo() throws Exception {
+		List<io.github.setnxlock.LockLostEvent> lost = new CopyOnWriteArrayList<>();
+		LockListener listener = new LockListener() {
+
+			@Override
+			public void lockLost(io.github.setnxlock.LockLostEvent event) {
+				lost.add(event);
+			}
+
+		};
+		// A lease of 1 s is renewed every third of it, long enough that a renewal
+		// delayed by a loaded machine still lands in time.
+		SetnxLockSettings settings = SetnxLockSettings.builder().leaseTime(Duration.ofSeconds(1)).build();
+		try (TestClient client = new TestClient(server(), settings, Duration.ofSeconds(2), List.of(listener))) {
+			LockHandle handle = client.registry.obtain("async:renewal-stolen", "stolen-work")
+				.acquireAsync(Duration.ZERO)
+				.get(5, TimeUnit.SECONDS)
+				.orElseThrow();
+			long token = handle.fencingToken();
+			// Nobody releases the hold: only the watchdog can find the key taken.
+			server().execute("SET", "lock:async:renewal-stolen", "someone-else", "PX", "30000");
+			await().atMost(Duration.ofSeconds(10)).until(() -> !lost.isEmpty());
+			assertThat(lost).singleElement().satisfies((event) -> {
+				assertThat(event.reason()).isEqualTo(io.github.setnxlock.LockLostEvent.Reason.RENEWAL_REJECTED);
+				assertThat(event.key()).isEqualTo("async:renewal-stolen");
+				assertThat(event.name()).isEqualTo("stolen-work");
+				assertThat(event.fencingToken()).isEqualTo(token);
+				assertThat(event.holder()).isEqualTo("async (from " + Thread.currentThread().getName() + ")");
+			});
+			assertThat(handle.isHeld()).isFalse();
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::checkHeld);
+			assertThatExceptionOfType(ExecutionException.class)
+				.isThrownBy(() -> handle.release().get(5, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockLostException.class);
+			// The other client's key is left alone, and the loss was reported once.
+			assertThat(server().execute("GET", "lock:async:renewal-stolen")).isEqualTo("someone-else");
+			assertThat(lost).hasSize(1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> client.registry.engine().stats().renewing() == 0);
+			server().execute("DEL", "lock:async:renewal-stolen");
+		}
+	}
+
+	@Test
+	void anAsynchronousWaiterTakesItsTurnInLineWithThreadsAndTheKeyIsHandedOverLocally() throws Exception {
+		try (TestClient client = new TestClient(server(), SetnxLockSettings.defaults())) {
+			LeasedLock lock = client.registry.obtain("async:handed");
+			lock.lock();
+			String ownerToken = (String) server().execute("GET", "lock:async:handed");
+			List<String> turns = new CopyOnWriteArrayList<>();
+			// First in line: an asynchronous acquisition; second: a thread.
+			CompletableFuture<Optional<LockHandle>> first = lock.acquireAsync(Duration.ofSeconds(30));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> client.registry.engine().stats().keyState("lock:async:handed").slotWaiters() == 1);
+			CompletableFuture<Void> second = CompletableFuture.runAsync(() -> {
+				lock.lock();
+				try {
+					turns.add("thread " + server().execute("GET", "lock:async:handed"));
+				}
+				finally {
+					lock.unlock();
+				}
+			}, this.workers);
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> client.registry.engine().stats().keyState("lock:async:handed").slotWaiters() == 2);
+			lock.unlock();
+			LockHandle handle = first.get(10, TimeUnit.SECONDS).orElseThrow();
+			turns.add("async " + server().execute("GET", "lock:async:handed"));
+			// The thread that came later still waits while the asynchronous hold is held.
+			assertThat(second).isNotDone();
+			assertThat(client.registry.engine().stats().localHandoffs()).isEqualTo(1);
+			handle.release().get(10, TimeUnit.SECONDS);
+			second.get(10, TimeUnit.SECONDS);
+			// Served in the order they came, and the key never left Redis between them:
+			// each took the first hold's owner token over (a new acquisition writes a
+			// new one).
+			assertThat(turns).containsExactly("async " + ownerToken, "thread " + ownerToken);
+			assertThat(client.registry.engine().stats().localHandoffs()).isEqualTo(2);
+			assertThat(server().execute("EXISTS", "lock:async:handed")).isEqualTo(0L);
+			assertThat(client.registry.localKeyCount()).isZero();
+		}
+	}
+
+	@Test
 	void fencingTokensIncreaseOverAsynchronousAndThreadHolds() throws Exception {
 		try (TestClient first = new TestClient(server(), SetnxLockSettings.defaults());
 				TestClient second = new TestClient(server(), SetnxLockSettings.defaults())) {
