@@ -65,6 +65,16 @@ public interface LockListener {
 	}
 
 	/**
+	 * Under Redlock, a node failed its part of a lock call (an acquisition, renewal,
+	 * release, fencing draw or read), or did not answer it within the node timeout; the
+	 * other nodes decided the call. Told on the registry's events thread, once per node
+	 * and call. Never told on a single Redis, whose failures reach the caller.
+	 * @param failure which node, and how it failed
+	 */
+	default void nodeFailed(NodeFailure failure) {
+	}
+
+	/**
 	 * How an acquisition ended.
 	 *
 	 * @param key the lock's key, without the registry's prefix
@@ -120,6 +130,18 @@ public interface LockListener {
 	 * be reached (a renewal that finds the key taken is reported as a lost lock)
 	 */
 	record Renewal(String key, String name, boolean renewed) {
+
+	}
+
+	/**
+	 * A Redlock node's failure in one call.
+	 *
+	 * @param node the node's name, {@code host:port}
+	 * @param timedOut whether it had not answered when the node timeout ended; otherwise
+	 * it answered with an error or could not be reached
+	 * @param cause what went wrong, described without credentials
+	 */
+	record NodeFailure(String node, boolean timedOut, String cause) {
 
 	}
 

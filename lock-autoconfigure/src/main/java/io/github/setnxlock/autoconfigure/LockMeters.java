@@ -48,7 +48,10 @@ import io.github.setnxlock.redis.LockProtocol;
  * <li>{@code setnx.lock.lost} (counter): holds lost before their release, by
  * {@code reason};</li>
  * <li>{@code setnx.lock.renewals} (counter): lease renewals, by {@code result}
- * ({@code renewed}, {@code failed}).</li>
+ * ({@code renewed}, {@code failed});</li>
+ * <li>{@code setnx.lock.node.failures} (counter, Redlock only): calls a node failed its
+ * part of, by {@code node} ({@code host:port}, one of the configured nodes, so the tag
+ * stays bounded) and {@code reason} ({@code timeout}, {@code error}).</li>
  * </ul>
  * A lock name's meters are registered together on its first use, and looked up in a map
  * by name afterwards rather than through the meter registry on every event;
@@ -66,6 +69,8 @@ public class LockMeters implements LockListener {
 	private final String protocol;
 
 	private final Map<String, NamedMeters> byName = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> nodeFailures = new ConcurrentHashMap<>();
 
 	/**
 	 * Create meters for a registry's locks.
@@ -113,6 +118,19 @@ public class LockMeters implements LockListener {
 	@Override
 	public void lockLost(LockLostEvent event) {
 		meters(event.name()).lost.get(event.reason()).increment();
+	}
+
+	@Override
+	public void nodeFailed(NodeFailure failure) {
+		String reason = failure.timedOut() ? "timeout" : "error";
+		this.nodeFailures
+			.computeIfAbsent(failure.node() + " " + reason,
+					(ignored) -> Counter.builder("setnx.lock.node.failures")
+						.description("Calls a Redlock node failed its part of, decided by the other nodes")
+						.tag("node", failure.node())
+						.tag("reason", reason)
+						.register(this.registry))
+			.increment();
 	}
 
 	private NamedMeters meters(String name) {

@@ -21,6 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockRegistry;
@@ -76,7 +79,8 @@ class RedlockAutoConfigurationTests {
 		}
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
-					SetnxLockHealthAutoConfiguration.class))
+					SetnxLockHealthAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			// The nodes as one comma-separated value, as an environment variable gives
 			// them.
 			.withPropertyValues("setnx.lock.redlock.nodes=" + String.join(",", urls),
@@ -139,6 +143,17 @@ class RedlockAutoConfigurationTests {
 					assertThat(states.get(this.nodes.name(frozen[0]))).startsWith("down");
 					assertThat(states.get(this.nodes.name(frozen[1]))).startsWith("down");
 					assertThat(states.values().stream().filter("up"::equals)).hasSize(3);
+					// Told on the events thread, after the calls.
+					MeterRegistry meters = first.getBean(MeterRegistry.class);
+					for (int node : frozen) {
+						await().atMost(Duration.ofSeconds(10))
+							.until(() -> meters.find("setnx.lock.node.failures")
+								.tag("node", this.nodes.name(node))
+								.tag("reason", "timeout")
+								.counters()
+								.stream()
+								.anyMatch((counter) -> counter.count() > 0));
+					}
 				}
 				finally {
 					this.nodes.resume(frozen[0]);

@@ -211,12 +211,13 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		List<String> names = nodes.stream().map(RedlockNode::name).toList();
 		this.nodeNames = names;
 		this.gateways = nodes.stream().map((node) -> new RedisGateway(node.redis())).toList();
-		LockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(), FENCE_RETENTION,
+		RedlockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(), FENCE_RETENTION,
 				settings.releaseChannel());
 		EngineSettings engineSettings = engineSettings(settings, REDLOCK);
 		this.engine = new LockEngine(protocol, (listener) -> new QuorumReleaseMessages(this.gateways,
 				engineSettings.releaseChannel(), engineSettings.keyspacePattern(), listener), engineSettings,
 				listeners);
+		protocol.onNodeFailure(this.engine::nodeFailed);
 		this.operations = new LockOperations(names, this.gateways, settings.keyPrefix(), REDLOCK,
 				settings.releaseChannel(), FENCE_RETENTION, this.engine);
 	}

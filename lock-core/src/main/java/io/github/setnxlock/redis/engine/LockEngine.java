@@ -289,6 +289,15 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Tell the listeners, on the events thread, that a Redlock node failed its part of a
+	 * call: called from a Redis client's thread, which must not wait for a listener.
+	 * @param failure the node and how it failed
+	 */
+	public void nodeFailed(LockListener.NodeFailure failure) {
+		this.renewalEvents.nodeFailed(failure);
+	}
+
+	/**
 	 * Mark the holds of a lock lost because an operator released it by force, and tell
 	 * the listeners.
 	 * @param key the lock

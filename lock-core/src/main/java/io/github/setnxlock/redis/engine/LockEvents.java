@@ -115,6 +115,13 @@ final class LockEvents implements AutoCloseable {
 		each((listener) -> listener.renewalEnded(renewal), renewal);
 	}
 
+	void nodeFailed(LockListener.NodeFailure failure) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Redis node " + failure.node() + " failed a lock call: " + failure.cause());
+		}
+		each((listener) -> listener.nodeFailed(failure), failure);
+	}
+
 	private void each(Consumer<LockListener> call, Object event) {
 		if (this.listeners.isEmpty()) {
 			return;

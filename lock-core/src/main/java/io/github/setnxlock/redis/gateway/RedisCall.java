@@ -76,6 +76,23 @@ public final class RedisCall {
 	}
 
 	/**
+	 * Whether a command failed because its answer did not come in time: the client's
+	 * command timeout, or a wait for it that ran out.
+	 * @param failure the failure
+	 * @return whether it timed out
+	 */
+	public static boolean isTimeout(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof java.util.concurrent.TimeoutException
+					|| cause instanceof org.springframework.dao.QueryTimeoutException
+					|| cause.getClass().getName().equals("io.lettuce.core.RedisCommandTimeoutException")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Whether a command that failed this way may still have run in Redis: everything but
 	 * an error Redis answered (a refused command, a key of the wrong type), an answer
 	 * that could not be read, after which Redis has run the command or refused it, and a

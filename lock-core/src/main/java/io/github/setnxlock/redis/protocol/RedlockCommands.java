@@ -18,15 +18,19 @@ package io.github.setnxlock.redis.protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.setnxlock.LockListener;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
 /**
@@ -84,6 +88,9 @@ public final class RedlockCommands implements LockCommands {
 
 	final long nodeTimeoutMillis;
 
+	private volatile Consumer<LockListener.NodeFailure> nodeFailures = (failure) -> {
+	};
+
 	private final RedlockFencing fencing;
 
 	private final RedlockRenewals renewals;
@@ -120,7 +127,73 @@ public final class RedlockCommands implements LockCommands {
 	}
 
 	<T, R> CompletableFuture<R> onEveryNode(IntFunction<CompletableFuture<T>> call, Quorum.Decision<T, R> decision) {
-		return Quorum.send(this.names, this.nodeTimeoutMillis, call, decision);
+		return Quorum.send(this.names, this.nodeTimeoutMillis, call, new Reported<>(decision));
+	}
+
+	/**
+	 * Set who hears of each node that failed its part of a call (the engine, which tells
+	 * the listeners on its events thread).
+	 * @param nodeFailures called once per failed node and call, on a client's thread
+	 */
+	public void onNodeFailure(Consumer<LockListener.NodeFailure> nodeFailures) {
+		this.nodeFailures = Objects.requireNonNull(nodeFailures, "nodeFailures must not be null");
+	}
+
+	private void report(String node, boolean timedOut, String cause) {
+		try {
+			this.nodeFailures.accept(new LockListener.NodeFailure(node, timedOut, cause));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not report the failure of Redis node " + node, ex);
+		}
+	}
+
+	/**
+	 * A decision that reports each node that failed its part of the call: at the
+	 * decision, the nodes that had failed or timed out; afterwards, a node that was still
+	 * to answer and then failed (a frozen node's command timing out in its client), each
+	 * node once.
+	 */
+	private final class Reported<T, R> implements Quorum.Decision<T, R> {
+
+		private final Quorum.Decision<T, R> decision;
+
+		private final boolean[] reported = new boolean[RedlockCommands.this.names.size()];
+
+		Reported(Quorum.Decision<T, R> decision) {
+			this.decision = decision;
+		}
+
+		@Override
+		public R decide(Tally<T> tally) {
+			return this.decision.decide(tally);
+		}
+
+		@Override
+		public void settled(R outcome, Tally<T> tally) {
+			for (int i = 0; i < tally.size(); i++) {
+				if (tally.failed(i) && once(i)) {
+					report(RedlockCommands.this.names.get(i), tally.timedOut(i), tally.describe(i));
+				}
+			}
+			this.decision.settled(outcome, tally);
+		}
+
+		@Override
+		public void late(R outcome, int node, T answer, Throwable failure) {
+			if (failure != null && once(node)) {
+				report(RedlockCommands.this.names.get(node), RedisCall.isTimeout(failure),
+						"failed: " + RedisCall.describe(failure));
+			}
+			this.decision.late(outcome, node, answer, failure);
+		}
+
+		private synchronized boolean once(int node) {
+			boolean first = !this.reported[node];
+			this.reported[node] = true;
+			return first;
+		}
+
 	}
 
 	/**

@@ -132,7 +132,8 @@ final class Tally<T> {
 		return new LockAccessException(key.key(), message.toString(), cause);
 	}
 
-	private String describe(int node) {
+	/** Describe how a node failed: timed out, or its error. */
+	String describe(int node) {
 		Throwable failure = this.failures[node];
 		return this.timedOut[node] ? failure.getMessage() : "failed: " + RedisCall.describe(failure);
 	}
