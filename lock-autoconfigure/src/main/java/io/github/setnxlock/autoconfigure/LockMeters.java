@@ -78,8 +78,18 @@ public class LockMeters implements LockListener {
 	 * @param protocol the lock registry's protocol, for the {@code protocol} tag
 	 */
 	public LockMeters(MeterRegistry registry, LockProtocol protocol) {
+		this(registry, protocol.name().toLowerCase(Locale.ROOT));
+	}
+
+	/**
+	 * Create meters for a registry's locks.
+	 * @param registry the meter registry
+	 * @param protocol the {@code protocol} tag: {@code token}, {@code timestamp}, or
+	 * {@code redlock} for the token protocol on several nodes
+	 */
+	public LockMeters(MeterRegistry registry, String protocol) {
 		this.registry = registry;
-		this.protocol = protocol.name().toLowerCase(Locale.ROOT);
+		this.protocol = protocol;
 	}
 
 	/**

@@ -20,10 +20,18 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import org.apache.commons.logging.Log;
@@ -31,6 +39,7 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -47,17 +56,23 @@ import io.github.setnxlock.redis.RedlockNode;
  * to a node whose connection is lost are rejected instead of queued until it comes back
  * (Lettuce's default queues them), and each node's command timeout is the {@code timeout}
  * of its URL, else 2 s or half the lease if that is shorter, so a frozen node's answers
- * are given up well before a lease could end on them. Nothing connects at start-up.
+ * are given up well before a lease could end on them; connecting is bounded by the same
+ * timeout. Nothing connects at start-up. The factories stop and start with the
+ * application context, and closing them is bounded, since a Lettuce client's shutdown can
+ * hang (lettuce issue 2278).
  *
  * @author setnx-lock authors
  */
-final class RedlockConnections implements DisposableBean {
+final class RedlockConnections implements SmartLifecycle, DisposableBean {
 
 	static final String NODES = "setnx.lock.redlock.nodes";
 
 	private static final Log logger = LogFactory.getLog(RedlockConnections.class);
 
 	private static final Duration DEFAULT_COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+	/** How long closing the connections may take before they are left behind. */
+	private static final Duration CLOSE_LIMIT = Duration.ofSeconds(5);
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
@@ -76,8 +91,19 @@ final class RedlockConnections implements DisposableBean {
 	 */
 	RedlockConnections(List<String> urls, Duration lease, ClientResources resources) {
 		List<RedisURI> uris = new ArrayList<>();
+		Map<String, Integer> servers = new HashMap<>();
 		for (int i = 0; i < urls.size(); i++) {
-			uris.add(parse(NODES + "[" + i + "]", urls.get(i)));
+			String property = NODES + "[" + i + "]";
+			RedisURI uri = parse(property, urls.get(i));
+			// One server under two names (another database, upper case) is no
+			// second node.
+			Integer earlier = servers.putIfAbsent(uri.getHost().toLowerCase(Locale.ROOT) + ":" + uri.getPort(), i);
+			if (earlier != null) {
+				throw new InvalidConfigurationPropertyValueException(property, withoutCredentials(urls.get(i)),
+						"The server of " + NODES + "[" + earlier
+								+ "] is named again; Redlock needs independent masters.");
+			}
+			uris.add(uri);
 		}
 		this.ownResources = (resources != null) ? null : DefaultClientResources.create();
 		ClientResources shared = (resources != null) ? resources : this.ownResources;
@@ -88,9 +114,9 @@ final class RedlockConnections implements DisposableBean {
 				Duration timeout = hasTimeout(urls.get(i)) ? uri.getTimeout() : defaultTimeout;
 				LettuceConnectionFactory factory = new LettuceConnectionFactory(
 						LettuceConnectionFactory.createRedisConfiguration(uri), client(uri, timeout, shared));
+				this.factories.add(factory);
 				factory.afterPropertiesSet();
 				factory.start();
-				this.factories.add(factory);
 				this.nodes.add(new RedlockNode(name(uri), new StringRedisTemplate(factory)));
 				if (timeout.compareTo(lease) >= 0) {
 					logger.warn("The command timeout of Redlock node " + name(uri) + " (" + timeout
@@ -115,6 +141,7 @@ final class RedlockConnections implements DisposableBean {
 	private static LettuceClientConfiguration client(RedisURI uri, Duration timeout, ClientResources resources) {
 		ClientOptions options = ClientOptions.builder()
 			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
 			.build();
 		return LettuceClientConfiguration.builder()
 			.apply(uri)
@@ -173,7 +200,8 @@ final class RedlockConnections implements DisposableBean {
 	 * Return a URL without the user and password it may hold, for messages.
 	 */
 	static String withoutCredentials(String url) {
-		return url.replaceAll("(?<=://)[^@/]*@", "***@");
+		// Up to the last '@': a password may hold '@' and '/'.
+		return url.replaceAll("(?<=://).*@", "***@");
 	}
 
 	private static Duration min(Duration a, Duration b) {
@@ -181,14 +209,63 @@ final class RedlockConnections implements DisposableBean {
 	}
 
 	@Override
+	public void start() {
+		this.factories.forEach(LettuceConnectionFactory::start);
+	}
+
+	@Override
+	public void stop() {
+		this.factories.forEach(LettuceConnectionFactory::stop);
+	}
+
+	/**
+	 * Stop with Spring Data Redis's own connection factories (phase 0), after the web
+	 * server's graceful shutdown and the beans that unlock on their way out.
+	 */
+	@Override
+	public int getPhase() {
+		return 0;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return !this.factories.isEmpty() && this.factories.stream().allMatch(LettuceConnectionFactory::isRunning);
+	}
+
+	/**
+	 * Close every node's client at once, and give up on those still closing after
+	 * {@link #CLOSE_LIMIT}, so that one hung shutdown cannot hold up the application's.
+	 */
+	@Override
 	public void destroy() {
+		List<CompletableFuture<Void>> closing = new ArrayList<>();
 		for (LettuceConnectionFactory factory : this.factories) {
-			try {
-				factory.destroy();
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Could not close the connection to a Redlock node", ex);
-			}
+			CompletableFuture<Void> closed = new CompletableFuture<>();
+			Thread thread = new Thread(() -> {
+				try {
+					factory.destroy();
+					closed.complete(null);
+				}
+				catch (RuntimeException ex) {
+					closed.completeExceptionally(ex);
+				}
+			}, "setnx-lock-redlock-close");
+			thread.setDaemon(true);
+			thread.start();
+			closing.add(closed);
+		}
+		try {
+			CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
+				.get(CLOSE_LIMIT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			logger.warn("Connections to Redlock nodes did not close within " + CLOSE_LIMIT + "; left behind");
+		}
+		catch (ExecutionException ex) {
+			logger.warn("Could not close the connection to a Redlock node", ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 		if (this.ownResources != null) {
 			this.ownResources.shutdown();

@@ -20,6 +20,7 @@ import java.util.List;
 
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.ConditionContext;
@@ -42,9 +43,17 @@ abstract class RedlockNodesCondition extends SpringBootCondition {
 
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-		List<String> nodes = Binder.get(context.getEnvironment())
-			.bind(RedlockConnections.NODES, Bindable.listOf(String.class))
-			.orElse(List.of());
+		List<String> nodes;
+		try {
+			nodes = Binder.get(context.getEnvironment())
+				.bind(RedlockConnections.NODES, Bindable.listOf(String.class))
+				.orElse(List.of());
+		}
+		catch (BindException ex) {
+			// Written but not bindable (a list split across property sources): set, so
+			// that binding the properties reports what is wrong with it.
+			nodes = List.of("?");
+		}
 		boolean set = !nodes.isEmpty();
 		String message = RedlockConnections.NODES + (set ? " names " + nodes.size() + " nodes" : " is not set");
 		return (set == this.whenSet) ? ConditionOutcome.match(message) : ConditionOutcome.noMatch(message);

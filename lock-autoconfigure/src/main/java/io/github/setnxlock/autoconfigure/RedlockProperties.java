@@ -37,8 +37,9 @@ public class RedlockProperties {
 	private List<String> nodes = new ArrayList<>();
 
 	/**
-	 * How long an acquisition, renewal or release waits for the nodes that have not
-	 * answered once the others cannot decide it alone; less than a third of the lease.
+	 * How long a node has to answer a lock call, counted from the first node's answer: a
+	 * node still silent then counts as failed for that call. Less than a third of the
+	 * lease.
 	 */
 	private Duration nodeTimeout = Duration.ofMillis(100);
 

@@ -16,9 +16,7 @@
 
 package io.github.setnxlock.autoconfigure;
 
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.observation.ObservationRegistry;
@@ -63,6 +61,7 @@ class RedlockRegistryConfiguration {
 	static class OnLettuce {
 
 		@Bean
+		@ConditionalOnMissingBean(LockRegistry.class)
 		RedlockConnections setnxLockRedlockConnections(SetnxLockProperties properties,
 				ObjectProvider<ClientResources> clientResources) {
 			SetnxLockSettings settings = settings(properties);
@@ -119,15 +118,6 @@ class RedlockRegistryConfiguration {
 		if (nodes.size() < 3) {
 			throw new InvalidConfigurationPropertyValueException(RedlockConnections.NODES, nodes.size() + " nodes",
 					"Redlock needs at least 3 independent Redis masters (a majority of 2 survives no failure).");
-		}
-		Set<String> seen = new HashSet<>();
-		for (String node : nodes) {
-			String trimmed = (node != null) ? node.trim() : null;
-			if (trimmed != null && !trimmed.isEmpty() && !seen.add(trimmed)) {
-				throw new InvalidConfigurationPropertyValueException(RedlockConnections.NODES,
-						RedlockConnections.withoutCredentials(trimmed),
-						"The same node is named twice; Redlock needs independent masters.");
-			}
 		}
 		if (settings.protocol() != LockProtocol.TOKEN) {
 			throw new InvalidConfigurationPropertyValueException("setnx.lock.protocol", settings.protocol(),

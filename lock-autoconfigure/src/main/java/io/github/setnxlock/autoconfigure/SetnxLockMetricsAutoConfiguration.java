@@ -54,7 +54,9 @@ public final class SetnxLockMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LockMeters setnxLockMeters(MeterRegistry meterRegistry, SetnxLockProperties properties) {
-		return new LockMeters(meterRegistry, properties.getProtocol());
+		// Under Redlock, as observations and the operator API name it.
+		return properties.getRedlock().getNodes().isEmpty() ? new LockMeters(meterRegistry, properties.getProtocol())
+				: new LockMeters(meterRegistry, "redlock");
 	}
 
 	@Bean

@@ -18,6 +18,7 @@ package io.github.setnxlock.autoconfigure;
 
 import java.beans.PropertyDescriptor;
 import java.lang.reflect.Method;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -72,7 +73,29 @@ final class SetnxLockPropertyNames {
 	 * @return the property's name, or {@code null} if the name binds to none
 	 */
 	static String propertyOf(ConfigurationPropertyName name) {
-		return BY_UNIFORM_NAME.get(uniform(name));
+		String property = BY_UNIFORM_NAME.get(uniform(name));
+		ConfigurationPropertyName list = listOf(name);
+		return (property != null || list == null) ? property : listProperty(BY_UNIFORM_NAME.get(uniform(list)));
+	}
+
+	/**
+	 * Return the list an element's name belongs to, such as
+	 * {@code setnx.lock.redlock.nodes} of {@code setnx.lock.redlock.nodes[0]} (or of
+	 * {@code ...nodes.0}, as an environment variable gives it), or {@code null} when the
+	 * name ends in no index.
+	 */
+	private static ConfigurationPropertyName listOf(ConfigurationPropertyName name) {
+		int elements = name.getNumberOfElements();
+		int kept = elements;
+		while (kept > PREFIX.getNumberOfElements() && (name.isNumericIndex(kept - 1)
+				|| name.getElement(kept - 1, Form.UNIFORM).chars().allMatch(Character::isDigit))) {
+			kept--;
+		}
+		return (kept < elements) ? name.chop(kept) : null;
+	}
+
+	private static String listProperty(String property) {
+		return (property != null && Collection.class.isAssignableFrom(TYPES.get(property))) ? property : null;
 	}
 
 	/**

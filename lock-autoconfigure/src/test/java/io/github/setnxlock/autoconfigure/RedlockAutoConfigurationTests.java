@@ -154,6 +154,7 @@ class RedlockAutoConfigurationTests {
 								.stream()
 								.anyMatch((counter) -> counter.count() > 0));
 					}
+					assertThat(meters.find("setnx.lock.acquire").tag("protocol", "redlock").timers()).isNotEmpty();
 				}
 				finally {
 					this.nodes.resume(frozen[0]);

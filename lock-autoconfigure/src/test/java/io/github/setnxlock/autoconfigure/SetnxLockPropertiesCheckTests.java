@@ -16,6 +16,7 @@
 
 package io.github.setnxlock.autoconfigure;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.github.setnxlock.redis.SetnxLockRegistry;
@@ -23,6 +24,8 @@ import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -122,6 +125,27 @@ class SetnxLockPropertiesCheckTests {
 					.contains("setnx.lock.leas.time is not a setnx-lock property and is ignored")
 					.doesNotContain("setnx.lock.replication.guard.replicas is not");
 				assertThat(properties.getReplicationGuard().getReplicas()).isOne();
+			});
+	}
+
+	@ParameterizedTest
+	@ValueSource(
+			strings = { "setnx.lock.redlock.nodes[%d]", "SETNX_LOCK_REDLOCK_NODES_%d_", "SETNX_LOCK_REDLOCK_NODES_%d" })
+	void theElementsOfAListAreNotWarnedOfInAnyFormTheyAreWrittenIn(String form, CapturedOutput output) {
+		// Indexed (as YAML lists are read), and as environment variables with and
+		// without the trailing underscore. Redlock's nodes are never connected to here.
+		Map<String, Object> nodes = new LinkedHashMap<>();
+		for (int i = 0; i < 3; i++) {
+			nodes.put(form.formatted(i), "redis://127.0.0.1:" + (7101 + i));
+		}
+		runner().withInitializer((context) -> context.getEnvironment()
+			.getPropertySources()
+			.addFirst(form.startsWith("SETNX") ? new SystemEnvironmentPropertySource("test-systemEnvironment", nodes)
+					: new MapPropertySource("test-yaml", nodes)))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(SetnxLockProperties.class).getRedlock().getNodes()).hasSize(3);
+				assertThat(output).doesNotContain("is not a setnx-lock property");
 			});
 	}
 

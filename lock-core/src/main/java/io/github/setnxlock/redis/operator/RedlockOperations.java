@@ -15,14 +15,18 @@
  */
 package io.github.setnxlock.redis.operator;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -41,6 +45,13 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  * @author setnx-lock authors
  */
 final class RedlockOperations {
+
+	/**
+	 * How long a health check waits for the nodes: a node that connects or answers slower
+	 * than that is shown down, so that a check never takes a node's connect or command
+	 * timeout.
+	 */
+	private static final Duration HEALTH_WAIT = Duration.ofSeconds(2);
 
 	/** Runs each node's health check, which blocks on its answer, beside the others. */
 	private static final ExecutorService HEALTH_CHECKS = Executors.newCachedThreadPool((task) -> {
@@ -75,14 +86,22 @@ final class RedlockOperations {
 		}
 		int scripts = 0;
 		int up = 0;
+		long deadline = System.nanoTime() + HEALTH_WAIT.toNanos();
 		for (int i = 0; i < loads.size(); i++) {
 			try {
-				scripts = LockEngine.awaitUninterrupted(loads.get(i));
+				scripts = loads.get(i).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 				nodes.put(this.names.get(i), "up");
 				up++;
 			}
-			catch (RuntimeException ex) {
-				nodes.put(this.names.get(i), "down: " + RedisCall.describe(ex));
+			catch (TimeoutException ex) {
+				nodes.put(this.names.get(i), "down: no answer within " + HEALTH_WAIT.toMillis() + " ms");
+			}
+			catch (ExecutionException ex) {
+				nodes.put(this.names.get(i), "down: " + RedisCall.describe(ex.getCause()));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				nodes.put(this.names.get(i), "down: the health check was interrupted");
 			}
 		}
 		details.put("nodes", nodes);
