@@ -55,8 +55,13 @@ class RedlockCommandsTests {
 
 	private static final String PREFIX = SetnxLockSettings.defaults().keyPrefix();
 
+	/**
+	 * Restarts are the subject of {@link RedlockRestartTests}: here nodes started (or
+	 * restarted) for the class count at once.
+	 */
 	private static final SetnxLockSettings SETTINGS = SetnxLockSettings.builder()
 		.nodeTimeout(Duration.ofMillis(500))
+		.restartDelay(Duration.ZERO)
 		.build();
 
 	private RedisNodes nodes;

@@ -53,8 +53,13 @@ class RedlockFaultTests {
 
 	private static final String PREFIX = SetnxLockSettings.defaults().keyPrefix();
 
+	/**
+	 * Restarts are the subject of {@link RedlockRestartTests}: here nodes started for the
+	 * class count at once.
+	 */
 	private static final SetnxLockSettings SETTINGS = SetnxLockSettings.builder()
 		.nodeTimeout(Duration.ofMillis(500))
+		.restartDelay(Duration.ZERO)
 		.build();
 
 	private final List<Object> lost = new CopyOnWriteArrayList<>();

@@ -45,8 +45,13 @@ import static org.awaitility.Awaitility.await;
 @TestInstance(Lifecycle.PER_CLASS)
 class RedlockRegistryTests {
 
+	/**
+	 * Restarts are the subject of {@link RedlockRestartTests}: here nodes started (or
+	 * restarted) for the class count at once.
+	 */
 	private static final SetnxLockSettings SETTINGS = SetnxLockSettings.builder()
 		.nodeTimeout(Duration.ofMillis(500))
+		.restartDelay(Duration.ZERO)
 		.build();
 
 	private RedisNodes nodes;

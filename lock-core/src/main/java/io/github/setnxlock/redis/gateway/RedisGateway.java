@@ -19,12 +19,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.ClassUtils;
 
 import io.github.setnxlock.LockAccessException;
 
@@ -216,6 +218,40 @@ public final class RedisGateway implements AutoCloseable {
 			return null;
 		});
 		return shas.length;
+	}
+
+	/**
+	 * Read how long the server has been running ({@code INFO server}), on a command
+	 * thread.
+	 * @return its {@code uptime_in_seconds}, to come
+	 */
+	public CompletableFuture<Long> uptimeSeconds() {
+		try {
+			return this.runner.submit(() -> {
+				Properties info = this.redis
+					.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
+				String uptime = (info != null) ? info.getProperty("uptime_in_seconds") : null;
+				if (uptime == null) {
+					throw new IllegalArgumentException("INFO server gave no uptime_in_seconds");
+				}
+				return Long.parseLong(uptime.trim());
+			});
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
+	 * Call a listener whenever the client opens a connection to the server again (and
+	 * before anything sent on it is answered), where the client tells: Lettuce does; a
+	 * pooled client, which opens connections as it needs them, does not.
+	 * @param connected the listener; must not block
+	 * @return whether the listener will hear reconnections
+	 */
+	public boolean onReconnect(Runnable connected) {
+		return ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisGateway.class.getClassLoader())
+				&& LettuceReconnects.listen(this.redis.getConnectionFactory(), connected);
 	}
 
 	/**

@@ -20,12 +20,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
@@ -87,7 +90,14 @@ public final class RedlockCommands implements LockCommands {
 
 	final RedlockCleanups cleanups;
 
+	final RedlockRestarts restarts;
+
 	private volatile CompletableFuture<?> connected;
+
+	private volatile Quorum<?, ?> connecting;
+
+	/** The acquisitions under way, by key and token, to say whom they wait for. */
+	private final ConcurrentHashMap<String, Quorum<?, ?>> acquiring = new ConcurrentHashMap<>();
 
 	/**
 	 * Create the protocol over the nodes.
@@ -95,10 +105,12 @@ public final class RedlockCommands implements LockCommands {
 	 * credentials), in node order
 	 * @param gateways each node's way into Redis
 	 * @param nodeTimeout how long a node has to answer before it counts as failed
+	 * @param restartDelay how long a restarted node sits out acquisitions and fencing
+	 * draws ({@link RedlockRestarts}); zero not to check for restarts
 	 * @param fenceRetention how long a fencing counter outlives a lease
 	 * @param releaseChannel the channel releases are announced on
 	 */
-	public RedlockCommands(List<String> names, List<RedisGateway> gateways, Duration nodeTimeout,
+	public RedlockCommands(List<String> names, List<RedisGateway> gateways, Duration nodeTimeout, Duration restartDelay,
 			Duration fenceRetention, String releaseChannel) {
 		if (names.size() != gateways.size() || gateways.size() < 3 || gateways.size() > 63) {
 			throw new IllegalArgumentException(
@@ -112,29 +124,62 @@ public final class RedlockCommands implements LockCommands {
 		this.nodes = List.copyOf(nodes);
 		this.nodeTimeoutMillis = Math.max(1, nodeTimeout.toMillis());
 		this.cleanups = new RedlockCleanups(this.nodes, this.names, this.nodeTimeoutMillis);
+		this.restarts = new RedlockRestarts(List.copyOf(gateways), this.names, restartDelay.toMillis(),
+				this.nodeTimeoutMillis);
 		this.fencing = new RedlockFencing(this, fenceRetention.toMillis());
 		this.renewals = new RedlockRenewals(this);
 	}
 
+	/**
+	 * Send a call to every node and decide on the answers; a node whose call fails may
+	 * have a new server behind it, and counts for no acquisition or draw until its uptime
+	 * was read again ({@link RedlockRestarts}).
+	 */
 	<T, R> CompletableFuture<R> onEveryNode(IntFunction<CompletableFuture<T>> call, Quorum.Decision<T, R> decision) {
-		return Quorum.send(this.names, this.nodeTimeoutMillis, call, decision);
+		return quorum(call, decision).result();
+	}
+
+	private <T, R> Quorum<T, R> quorum(IntFunction<CompletableFuture<T>> call, Quorum.Decision<T, R> decision) {
+		return Quorum.open(this.names, this.nodeTimeoutMillis, (i) -> {
+			CompletableFuture<T> answer = call.apply(i);
+			answer.whenComplete((ignored, failure) -> {
+				if (failure != null && !heldBack(failure)) {
+					this.restarts.suspect(i);
+				}
+			});
+			return answer;
+		}, decision);
+	}
+
+	/** Whether a failure is a call never sent, held back by {@link RedlockCleanups}. */
+	private static boolean heldBack(Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		return cause instanceof LockAccessException && cause.getCause() == null;
 	}
 
 	/**
 	 * Connect to the nodes, once, before the first acquisition (or read): connecting
 	 * happens on the first call to a node and may take longer than a short lease on a
 	 * machine that has just started, and an acquisition counts its lease from before the
-	 * connection. Done once a majority answered, or no node is left to answer.
+	 * connection. The first contact reads each node's uptime ({@link RedlockRestarts}),
+	 * after listening for its reconnections. Done once a majority answered, or no node is
+	 * left to answer.
 	 */
 	private CompletableFuture<?> connected(LockKey key) {
 		CompletableFuture<?> connected = this.connected;
 		if (connected == null) {
 			synchronized (this) {
 				if (this.connected == null) {
-					this.connected = onEveryNode((i) -> this.nodes.get(i).gateway.value(key),
+					this.restarts.listen();
+					Quorum<Object, Boolean> connecting = quorum(
+							(i) -> this.restarts.enabled()
+									? this.restarts.suspect(i).thenApply((read) -> (Object) Boolean.TRUE)
+									: this.nodes.get(i).gateway.value(key).thenApply((value) -> (Object) value),
 							(tally) -> (tally.answered() >= tally.quorum() || tally.pending() == 0) ? Boolean.TRUE
-									: null)
-						.exceptionally((ex) -> Boolean.FALSE);
+									: null);
+					this.connecting = connecting;
+					this.connected = connecting.result().exceptionally((ex) -> Boolean.FALSE);
 				}
 				connected = this.connected;
 			}
@@ -150,10 +195,32 @@ public final class RedlockCommands implements LockCommands {
 	private CompletableFuture<Attempt> acquireNow(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		// A retry keeps the token: see RedlockCleanups for why a node's earlier cleanups
 		// must have answered first.
-		return onEveryNode(
+		Quorum<Attempt, Attempt> quorum = quorum(
 				(i) -> this.cleanups.after(i, key, ownerToken,
 						() -> this.nodes.get(i).acquire(key, ownerToken, lease, waits)),
-				new RedlockAcquisition(this.cleanups, this.nodes.size(), key, ownerToken, lease.toMillis()));
+				new RedlockAcquisition(this.cleanups, this.restarts, this.nodes.size(), key, ownerToken,
+						lease.toMillis()));
+		String id = key.redisKey() + ' ' + ownerToken;
+		this.acquiring.put(id, quorum);
+		quorum.result().whenComplete((attempt, failure) -> this.acquiring.remove(id, quorum));
+		return quorum.result();
+	}
+
+	/**
+	 * Name the nodes an acquisition under way still waits for (or, before the first
+	 * contact is done, the nodes that have not answered it), so that a wait that ends
+	 * before the node timeout does says which nodes were silent.
+	 */
+	@Override
+	public String unanswered(LockKey key, String ownerToken) {
+		Quorum<?, ?> quorum = this.acquiring.get(key.redisKey() + ' ' + ownerToken);
+		if (quorum == null) {
+			quorum = this.connecting;
+			if (quorum == null || quorum.result().isDone()) {
+				return null;
+			}
+		}
+		return quorum.unanswered();
 	}
 
 	@Override
