@@ -286,8 +286,11 @@ public final class SetnxLockSettings {
 		 * which is the lease time unless calls name longer leases. A restart is found by
 		 * the server's uptime, read at the first contact, whenever the client connects to
 		 * the node again, and after a call there failed, so it costs nothing on the way
-		 * of a lock call. Nodes that persist every write ({@code appendfsync always}) do
-		 * not need it.
+		 * of a lock call. Lettuce tells every reconnection; a pooled client (Jedis) does
+		 * not, and a restart is then found only by a call that fails on a connection of
+		 * the old server. A fresh node is indistinguishable from a restarted one: nodes
+		 * that all started moments ago give no lock before the delay. Nodes that persist
+		 * every write ({@code appendfsync always}) do not need it.
 		 * <p>
 		 * With {@link Duration#ZERO} restarts are not checked: a node restarted without
 		 * its data counts at once, and a holder whose key it forgot shares the lock with

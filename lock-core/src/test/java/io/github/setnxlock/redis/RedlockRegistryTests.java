@@ -101,6 +101,13 @@ class RedlockRegistryTests {
 			.isThrownBy(() -> SetnxLockSettings.builder().nodeTimeout(Duration.ZERO))
 			.withMessageContaining("nodeTimeout");
 		assertThat(SetnxLockSettings.defaults().nodeTimeout()).isEqualTo(Duration.ofMillis(100));
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> SetnxLockSettings.builder().restartDelay(Duration.ofSeconds(-1)))
+			.withMessageContaining("restartDelay");
+		// The lease by default, following it; zero turns the rule off.
+		assertThat(SetnxLockSettings.builder().leaseTime(Duration.ofSeconds(7)).build().restartDelay())
+			.isEqualTo(Duration.ofSeconds(7));
+		assertThat(SetnxLockSettings.builder().restartDelay(Duration.ZERO).build().restartDelay()).isZero();
 	}
 
 	@Test

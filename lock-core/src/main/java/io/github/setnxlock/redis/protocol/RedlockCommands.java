@@ -23,10 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
-import java.util.function.Predicate;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
@@ -65,18 +61,19 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  * draws are totally ordered. A paused or stale holder cannot draw: it needs its key on a
  * majority, which every later holder's majority intersects.
  * <p>
- * <b>The one clock assumption.</b> A node restarted without its data (or whose counter's
- * retention ended) has forgotten the counter, and answers its clock instead. Tokens stay
- * increasing as long as such a node stays down longer than the Redis servers' clocks
- * disagree: the Redis page's delayed restart (a node rejoins only after the longest
- * lease, seconds) is far longer than the disagreement of synchronised clocks
- * (milliseconds), so the rule that keeps the lock safe keeps the tokens increasing too.
+ * <b>Restarts.</b> A node restarted without its data has forgotten the keys of holders
+ * that still count on it, and the counters of earlier draws. It counts for no acquisition
+ * and no draw until it has been up for the restart delay (the Redis page's delayed
+ * restart, {@link RedlockRestarts}), by when every lease it may have held has ended. Its
+ * counters stay forgotten: it answers its clock instead, so tokens stay increasing as
+ * long as the Redis servers' clocks disagree by less than that delay (seconds, where
+ * synchronised clocks disagree by milliseconds); so does a node whose counter outlived
+ * its retention. Without the delay a node restarted faster than the clocks disagree could
+ * lower a token.
  *
  * @author setnx-lock authors
  */
 public final class RedlockCommands implements LockCommands {
-
-	private static final Log logger = LogFactory.getLog(RedlockCommands.class);
 
 	final List<String> names;
 
@@ -240,50 +237,14 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
-		return onEveryNode((i) -> this.nodes.get(i).release(key, lease), (tally) -> released(key, lease, tally));
+		return onEveryNode((i) -> this.nodes.get(i).release(key, lease),
+				(tally) -> RedlockDecisions.released(key, lease, tally));
 	}
 
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		return onEveryNode((i) -> this.nodes.get(i).releaseKeeping(key, lease, keep),
-				(tally) -> released(key, lease, tally));
-	}
-
-	/**
-	 * Decide a release: lost only when more of the nodes the key was known on say it is
-	 * not the holder's than a majority leaves room for (nodes it never reached say so
-	 * too, and prove nothing); otherwise released once every node answered or timed out,
-	 * the nodes that did not named at WARN, since their keys end with the lease. Failed
-	 * only when no majority answered at all.
-	 */
-	private static ReleaseResult released(LockKey key, Lease lease, Tally<ReleaseResult> tally) {
-		int released = tally.count(ReleaseResult::released);
-		ReleaseResult done = (tally.count((result) -> result == ReleaseResult.RELEASED_AND_ANNOUNCED) > 0)
-				? ReleaseResult.RELEASED_AND_ANNOUNCED : ReleaseResult.RELEASED;
-		if (released >= tally.quorum()) {
-			return done;
-		}
-		long all = (tally.size() == 64) ? -1L : (1L << tally.size()) - 1;
-		long knownOn = (lease.nodeMask() != 0) ? lease.nodeMask() & all : all;
-		int notOurs = Long.bitCount(tally.mask((result) -> result == ReleaseResult.NOT_OURS) & knownOn);
-		if (notOurs > Long.bitCount(knownOn) - tally.quorum()) {
-			return ReleaseResult.NOT_OURS;
-		}
-		if (tally.pending() > 0) {
-			return null;
-		}
-		if (tally.answered() < tally.quorum()) {
-			throw tally.unreachable(key, "release", "released on " + released);
-		}
-		if (tally.failed() > 0 && logger.isWarnEnabled()) {
-			logger.warn(
-					tally
-						.unreachable(key, "release",
-								"released on " + released
-										+ "; the key ends with its lease on the nodes that did not answer")
-						.getMessage());
-		}
-		return done;
+				(tally) -> RedlockDecisions.released(key, lease, tally));
 	}
 
 	/**
@@ -310,25 +271,6 @@ public final class RedlockCommands implements LockCommands {
 		});
 	}
 
-	/**
-	 * Decide whether any node's answer matches: {@code true} at the first that does,
-	 * {@code false} once every node answered and none did, failed when none did but some
-	 * could not answer.
-	 */
-	private static <T> Boolean anyNode(LockKey key, Tally<T> tally, Predicate<? super T> matches, String action,
-			String found) {
-		if (tally.count(matches) > 0) {
-			return true;
-		}
-		if (tally.pending() > 0) {
-			return null;
-		}
-		if (tally.failed() > 0) {
-			throw tally.unreachable(key, action, found);
-		}
-		return false;
-	}
-
 	@Override
 	public CompletableFuture<List<RenewalResult>> renew(List<LockKey> keys, List<Lease> leases, Duration lease) {
 		return this.renewals.renew(keys, leases, lease);
@@ -336,35 +278,8 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
-		return connected(key)
-			.thenCompose((ignored) -> onEveryNode((i) -> this.nodes.get(i).gateway.value(key), (tally) -> {
-				int most = 0;
-				for (int i = 0; i < tally.size(); i++) {
-					String value = tally.answer(i);
-					if (value != null) {
-						String owner = stripMark(value);
-						most = Math.max(most, tally.count((other) -> other != null && stripMark(other).equals(owner)));
-					}
-				}
-				if (most >= tally.quorum()) {
-					return true;
-				}
-				if (most + tally.pending() >= tally.quorum()) {
-					return null;
-				}
-				// Nodes that failed may hold the value a majority needs.
-				if (most + tally.pending() + tally.failed() < tally.quorum()) {
-					return false;
-				}
-				if (tally.pending() > 0) {
-					return null;
-				}
-				throw tally.unreachable(key, "read", "held on " + most + " of those that answered");
-			}));
-	}
-
-	private static String stripMark(String value) {
-		return value.endsWith("!") ? value.substring(0, value.length() - 1) : value;
+		return connected(key).thenCompose((ignored) -> onEveryNode((i) -> this.nodes.get(i).gateway.value(key),
+				(tally) -> RedlockDecisions.lockedOnMajority(key, tally)));
 	}
 
 	@Override
@@ -375,8 +290,8 @@ public final class RedlockCommands implements LockCommands {
 	@Override
 	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
 		String marked = lease.value() + "!";
-		return onEveryNode((i) -> this.nodes.get(i).gateway.value(key),
-				(tally) -> anyNode(key, tally, marked::equals, "read", "no waiter's mark among the answers"));
+		return onEveryNode((i) -> this.nodes.get(i).gateway.value(key), (tally) -> RedlockDecisions.anyNode(key, tally,
+				marked::equals, "read", "no waiter's mark among the answers"));
 	}
 
 	@Override

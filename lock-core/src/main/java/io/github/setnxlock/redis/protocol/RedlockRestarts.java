@@ -42,7 +42,9 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  * extra command is sent. The uptime is the sound test, not the server's {@code run_id}: a
  * registry that first meets a node just restarted has no earlier {@code run_id} to
  * compare with. A node that refuses {@code INFO} (an ACL without {@code +info}) is taken
- * to have just restarted at each such event, and sits out a whole delay.
+ * to have just restarted at each such event, and sits out a whole delay. A client that
+ * does not tell its reconnections (Jedis, whose pool opens connections as it needs them)
+ * leaves one gap: a restart that no call saw fail is found only at the next failure.
  * <p>
  * Its yes still counts for renewals: a renewal extends only a key that is there with the
  * holder's token, which on a restarted node was written after the restart, so the node
