@@ -20,11 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 
-import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
@@ -140,19 +138,12 @@ public final class RedlockCommands implements LockCommands {
 		return Quorum.open(this.names, this.nodeTimeoutMillis, (i) -> {
 			CompletableFuture<T> answer = call.apply(i);
 			answer.whenComplete((ignored, failure) -> {
-				if (failure != null && !heldBack(failure)) {
-					this.restarts.suspect(i);
+				if (failure != null) {
+					this.restarts.failed(i, failure);
 				}
 			});
 			return answer;
 		}, decision);
-	}
-
-	/** Whether a failure is a call never sent, held back by {@link RedlockCleanups}. */
-	private static boolean heldBack(Throwable failure) {
-		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
-				: failure;
-		return cause instanceof LockAccessException && cause.getCause() == null;
 	}
 
 	/**

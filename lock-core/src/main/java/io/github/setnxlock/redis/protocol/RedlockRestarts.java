@@ -18,12 +18,14 @@ package io.github.setnxlock.redis.protocol;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
 /**
@@ -118,6 +120,22 @@ final class RedlockRestarts {
 			}
 		}
 		return mask;
+	}
+
+	/**
+	 * Note that a call to a node failed: unless the server answered it with an error, or
+	 * it was never sent ({@link RedlockCleanups} held it back), a new server may be
+	 * behind the node.
+	 * @param node the node
+	 * @param failure how the call failed
+	 */
+	void failed(int node, Throwable failure) {
+		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
+				: failure;
+		boolean heldBack = cause instanceof LockAccessException && cause.getCause() == null;
+		if (!heldBack && !isErrorReply(cause)) {
+			suspect(node);
+		}
 	}
 
 	/**
@@ -231,7 +249,10 @@ final class RedlockRestarts {
 		return false;
 	}
 
-	/** Whether a failure is the server's error reply rather than a lost connection. */
+	/**
+	 * Whether a failure is the server's error reply (or an answer without an uptime)
+	 * rather than a lost connection.
+	 */
 	private static boolean isErrorReply(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof IllegalArgumentException) {
