@@ -122,7 +122,14 @@ class RedlockRestartTests {
 			// second holder while the first still counts on its lock.
 			LeasedLock second = careless.registry.obtain(key);
 			assertThat(second.tryLock(LONG_ENOUGH)).isTrue();
-			assertThat(held.isHeldByCurrentThread()).as("two holders at once").isTrue();
+			assertThat(held.isHeldByCurrentThread())
+				.as(() -> "two holders at once; the holder's holds: " + holder.registry.engine()
+					.holds()
+					.stream()
+					.map((hold) -> hold.lease() + " ending in " + hold.lease().remainingMillis(System.nanoTime())
+							+ " ms, lost " + hold.isLost(System.nanoTime()))
+					.toList())
+				.isTrue();
 			second.unlock();
 			// With the rule, the restarted node does not count yet; a registry that knew
 			// it before the restart and one that meets it now both wait.
