@@ -42,26 +42,27 @@ final class LettuceReconnects {
 	 * Call a listener on every connection the factory's client opens from now on.
 	 * @param factory the factory
 	 * @param connected the listener; must not block
-	 * @return whether the factory is a started Lettuce factory, and so the listener will
-	 * hear
+	 * @return what stops the listening, or {@code null} when the factory is not a started
+	 * Lettuce factory, and so nothing will be heard
 	 */
-	static boolean listen(RedisConnectionFactory factory, Runnable connected) {
+	static Runnable listen(RedisConnectionFactory factory, Runnable connected) {
 		if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-			return false;
+			return null;
 		}
 		AbstractRedisClient client = lettuce.getNativeClient();
 		if (client == null) {
-			return false;
+			return null;
 		}
-		client.addListener(new RedisConnectionStateListener() {
+		RedisConnectionStateListener listener = new RedisConnectionStateListener() {
 
 			@Override
 			public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress address) {
 				connected.run();
 			}
 
-		});
-		return true;
+		};
+		client.addListener(listener);
+		return () -> client.removeListener(listener);
 	}
 
 }

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 import org.springframework.data.redis.connection.ReturnType;
@@ -54,6 +55,9 @@ public final class RedisGateway implements AutoCloseable {
 	private final CommandRunner runner = new CommandRunner();
 
 	private final ScriptCalls calls;
+
+	/** What stops the listeners of {@link #onReconnect(Runnable)}, run on close. */
+	private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Create a gateway on a template.
@@ -250,8 +254,15 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return whether the listener will hear reconnections
 	 */
 	public boolean onReconnect(Runnable connected) {
-		return ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisGateway.class.getClassLoader())
-				&& LettuceReconnects.listen(this.redis.getConnectionFactory(), connected);
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisGateway.class.getClassLoader())) {
+			return false;
+		}
+		Runnable stop = LettuceReconnects.listen(this.redis.getConnectionFactory(), connected);
+		if (stop != null) {
+			// The factory may outlive the gateway.
+			this.listeners.add(stop);
+		}
+		return stop != null;
 	}
 
 	/**
@@ -289,6 +300,8 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.listeners.forEach(Runnable::run);
+		this.listeners.clear();
 		this.runner.close();
 	}
 
