@@ -80,14 +80,7 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 			throw tally.unreachable(this.key, "acquire", yes + " nodes said yes, but only after the lease of "
 					+ this.leaseMillis + " ms (less the clock drift allowance) had run out");
 		}
-		Attempt held = heldOrUndecided(this.key, "acquire", tally, yes);
-		if (held != null && held.holderAnnounces() && tally.count(Attempt::acquired) > 0) {
-			// A split vote: waiters woken by the same release each took some nodes. Their
-			// undoing announces releases that would wake them all at once again, so this
-			// one comes back after the jittered back-off instead.
-			return Attempt.held(held.holderTtlMillis(), false);
-		}
-		return held;
+		return heldOrUndecided(this.key, "acquire", tally, yes);
 	}
 
 	/**
