@@ -44,6 +44,15 @@ public class RedlockProperties {
 	private Duration nodeTimeout = Duration.ofMillis(100);
 
 	/**
+	 * How long a node that restarted, or started, sits out acquisitions and fencing
+	 * draws, counted from its start (the delayed restart of the Redis page), so that the
+	 * locks it forgot have ended elsewhere. At least the longest lease any client of the
+	 * same locks uses; the lease time when unset; 0 turns the check off, for nodes that
+	 * persist every write (appendfsync always).
+	 */
+	private Duration restartDelay;
+
+	/**
 	 * Return the value of {@code setnx.lock.redlock.nodes}.
 	 * @return the value
 	 */
@@ -57,6 +66,22 @@ public class RedlockProperties {
 	 */
 	public void setNodes(List<String> nodes) {
 		this.nodes = nodes;
+	}
+
+	/**
+	 * Return the value of {@code setnx.lock.redlock.restart-delay}.
+	 * @return the value, {@code null} for the lease time
+	 */
+	public Duration getRestartDelay() {
+		return this.restartDelay;
+	}
+
+	/**
+	 * Set the value of {@code setnx.lock.redlock.restart-delay}.
+	 * @param restartDelay the value
+	 */
+	public void setRestartDelay(Duration restartDelay) {
+		this.restartDelay = restartDelay;
 	}
 
 	/**

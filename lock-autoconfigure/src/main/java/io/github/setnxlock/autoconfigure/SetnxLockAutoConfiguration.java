@@ -191,7 +191,19 @@ public final class SetnxLockAutoConfiguration {
 			.replicationGuard(guard.getReplicas(), guard.getTimeout())
 			.localHandoff(new LocalHandoffSettings(handoff.isEnabled(), handoff.getMaxHandoffs(), handoff.getMaxTime()))
 			.nodeTimeout(nodeTimeout)
+			.restartDelay(restartDelay(properties.getRedlock().getRestartDelay()))
 			.build();
+	}
+
+	private static Duration restartDelay(Duration delay) {
+		if (delay != null && (delay.isNegative() || (!delay.isZero() && delay.toMillis() < 1))) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.redlock.restart-delay", delay,
+					"Must be 0 (no check) or at least 1ms.");
+		}
+		if (delay != null && !delay.isZero()) {
+			checkLease("setnx.lock.redlock.restart-delay", delay);
+		}
+		return delay;
 	}
 
 	private static void checkLease(String property, Duration lease) {

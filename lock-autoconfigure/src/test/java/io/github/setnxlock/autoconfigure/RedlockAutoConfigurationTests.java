@@ -83,7 +83,10 @@ class RedlockAutoConfigurationTests {
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			// The nodes as one comma-separated value, as an environment variable gives
 			// them.
-			.withPropertyValues("setnx.lock.redlock.nodes=" + String.join(",", urls),
+			// The nodes have just started: not waiting for them to have been up a
+			// lease (the delayed-restart rule, tested in lock-core).
+			.withPropertyValues("setnx.lock.redlock.restart-delay=0s",
+					"setnx.lock.redlock.nodes=" + String.join(",", urls),
 					// No Redis where spring.data.redis points: locks must not need it.
 					"spring.data.redis.port=1");
 	}
@@ -229,6 +232,20 @@ class RedlockAutoConfigurationTests {
 					.satisfies((hold) -> assertThat(hold.renewals()).isPositive());
 				lock.unlock();
 			});
+	}
+
+	@Test
+	void byDefaultNodesThatJustStartedSitOutALeaseBeforeTheyCountForALock() {
+		runner().withPropertyValues("setnx.lock.redlock.restart-delay=", "setnx.lock.lease-time=3s").run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("fresh");
+			long started = System.nanoTime();
+			// Every node started less than a lease ago: none counts yet, so the lock
+			// is not to be had, as if held, until they have been up a lease.
+			assertThat(lock.tryLock(Duration.ZERO)).isFalse();
+			assertThat(lock.tryLock(Duration.ofSeconds(20))).isTrue();
+			assertThat(this.nodes.holdersOf(PREFIX + "fresh")).isGreaterThanOrEqualTo(3);
+			lock.unlock();
+		});
 	}
 
 	@Test

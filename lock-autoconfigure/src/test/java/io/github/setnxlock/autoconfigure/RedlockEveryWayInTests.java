@@ -74,7 +74,9 @@ class RedlockEveryWayInTests {
 			.withConfiguration(
 					AutoConfigurations.of(SetnxLockAutoConfiguration.class, DistributedLockAutoConfiguration.class,
 							ShedLockBridgeAutoConfiguration.class, IntegrationBridgeAutoConfiguration.class))
-			.withPropertyValues("setnx.lock.redlock.nodes=" + String.join(",", urls))
+			.withPropertyValues("setnx.lock.redlock.nodes=" + String.join(",", urls),
+					// Fresh nodes: see RedlockAutoConfigurationTests.
+					"setnx.lock.redlock.restart-delay=0s")
 			.withUserConfiguration(PaymentsConfiguration.class);
 	}
 

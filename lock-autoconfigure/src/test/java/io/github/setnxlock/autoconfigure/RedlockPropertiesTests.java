@@ -68,18 +68,19 @@ class RedlockPropertiesTests {
 	@ParameterizedTest
 	@CsvSource(delimiter = '|',
 			textBlock = """
-									setnx.lock.redlock.nodes=redis://127.0.0.1:7001,redis://127.0.0.1:7002 | setnx.lock.redlock.nodes | at least 3
-									setnx.lock.redlock.nodes=redis://a:1,redis://b:2,redis://a:1 | setnx.lock.redlock.nodes[2] | [0] is named again
-							setnx.lock.redlock.nodes=redis://h:1/1,redis://H:1/2,redis://h:3 | setnx.lock.redlock.nodes[1] | [0] is named again
-					setnx.lock.redlock.nodes[0]=redis://u:se/cret@h:1;setnx.lock.redlock.nodes[1]=redis://h:2;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[0] | Not a Redis URL
-					setnx.lock.redlock.nodes[0]=redis://h:1;setnx.lock.redlock.nodes[1]=redis://u:sec@ret@h:2;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[1] | Not a Redis URL
-									setnx.lock.redlock.nodes[0]=redis://u:secret@h:1;setnx.lock.redlock.nodes[1]=http://u:secret@h:2;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[1] | scheme was 'http'
-									setnx.lock.redlock.nodes[0]=redis://u:secret@h:1;setnx.lock.redlock.nodes[1]=redis://u:secret@h:notaport;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[1] | Not a Redis URL
-									setnx.lock.protocol=timestamp | setnx.lock.protocol | token protocol only
-									setnx.lock.replication-guard.replicas=1 | setnx.lock.replication-guard.replicas | does not apply
-									setnx.lock.redlock.node-timeout=10s | setnx.lock.redlock.node-timeout | a third of setnx.lock.lease-time
-									setnx.lock.redlock.node-timeout=-1ms | setnx.lock.redlock.node-timeout | at least 1ms
-									""")
+											setnx.lock.redlock.nodes=redis://127.0.0.1:7001,redis://127.0.0.1:7002 | setnx.lock.redlock.nodes | at least 3
+											setnx.lock.redlock.nodes=redis://a:1,redis://b:2,redis://a:1 | setnx.lock.redlock.nodes[2] | [0] is named again
+									setnx.lock.redlock.nodes=redis://h:1/1,redis://H:1/2,redis://h:3 | setnx.lock.redlock.nodes[1] | [0] is named again
+							setnx.lock.redlock.nodes[0]=redis://u:se/cret@h:1;setnx.lock.redlock.nodes[1]=redis://h:2;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[0] | Not a Redis URL
+							setnx.lock.redlock.nodes[0]=redis://h:1;setnx.lock.redlock.nodes[1]=redis://u:sec@ret@h:2;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[1] | Not a Redis URL
+											setnx.lock.redlock.nodes[0]=redis://u:secret@h:1;setnx.lock.redlock.nodes[1]=http://u:secret@h:2;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[1] | scheme was 'http'
+											setnx.lock.redlock.nodes[0]=redis://u:secret@h:1;setnx.lock.redlock.nodes[1]=redis://u:secret@h:notaport;setnx.lock.redlock.nodes[2]=redis://h:3 | setnx.lock.redlock.nodes[1] | Not a Redis URL
+											setnx.lock.protocol=timestamp | setnx.lock.protocol | token protocol only
+											setnx.lock.replication-guard.replicas=1 | setnx.lock.replication-guard.replicas | does not apply
+											setnx.lock.redlock.node-timeout=10s | setnx.lock.redlock.node-timeout | a third of setnx.lock.lease-time
+											setnx.lock.redlock.node-timeout=-1ms | setnx.lock.redlock.node-timeout | at least 1ms
+					setnx.lock.redlock.restart-delay=-1s | setnx.lock.redlock.restart-delay | 0 (no check) or at least 1ms
+											""")
 	void settingsThatMakeNoRedlockFailStartUpNamingTheProperty(String properties, String property, String reason) {
 		ApplicationContextRunner runner = properties.startsWith("setnx.lock.redlock.nodes")
 				? this.runner.withPropertyValues(properties.split(";"))

@@ -194,9 +194,11 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * is smaller (see {@code RedlockCommands}). A majority of nodes unreachable makes an
 	 * acquisition throw a {@link io.github.setnxlock.LockAccessException} naming them.
 	 * <p>
-	 * The delayed-restart rule of the Redis page is not enforced yet (issue #24): a node
-	 * restarted without persistence must be kept out of the list, by its operator, for
-	 * longer than the longest lease, or it may let a second holder in.
+	 * The delayed-restart rule of the Redis page is enforced: a node that has been up for
+	 * less than {@link SetnxLockSettings#restartDelay()} (the lease time by default)
+	 * counts for no acquisition and no fencing draw, since it may have forgotten keys
+	 * that holders still count on. A lease named in a call that is longer than that delay
+	 * is not covered.
 	 * @param nodes the nodes, at least 3, each with a connection of its own
 	 * @param settings the settings: the token protocol, without the replication guard
 	 * @param listeners the listeners, called in this order
@@ -211,8 +213,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		List<String> names = nodes.stream().map(RedlockNode::name).toList();
 		this.nodeNames = names;
 		this.gateways = nodes.stream().map((node) -> new RedisGateway(node.redis())).toList();
-		RedlockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(), FENCE_RETENTION,
-				settings.releaseChannel());
+		RedlockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(),
+				settings.restartDelay(), FENCE_RETENTION, settings.releaseChannel());
 		EngineSettings engineSettings = engineSettings(settings, REDLOCK);
 		this.engine = new LockEngine(protocol, (listener) -> new QuorumReleaseMessages(this.gateways,
 				engineSettings.releaseChannel(), engineSettings.keyspacePattern(), listener), engineSettings,

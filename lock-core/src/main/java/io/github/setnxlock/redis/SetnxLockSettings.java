@@ -198,6 +198,19 @@ public final class SetnxLockSettings {
 		return this.values.nodeTimeout;
 	}
 
+	/**
+	 * Return how long a Redlock node that restarted sits out acquisitions and fencing
+	 * draws, counted from its start: the {@link #leaseTime()} unless set. A node
+	 * restarted without persistence has forgotten the keys of holders that still count on
+	 * it; until every lease it may have held has ended, its yes could give a second
+	 * client a majority. Unused on a single Redis.
+	 * @return the restart delay, {@link Duration#ZERO} when restarts are not checked
+	 * @see Builder#restartDelay(Duration)
+	 */
+	public Duration restartDelay() {
+		return (this.values.restartDelay != null) ? this.values.restartDelay : this.values.leaseTime;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.values.keyPrefix + "', protocol=" + this.values.protocol
@@ -206,7 +219,8 @@ public final class SetnxLockSettings {
 				+ this.values.maxHold + ", releaseChannel='" + this.values.releaseChannel + "', keyspaceNotifications="
 				+ this.values.keyspaceNotifications + ", replicationGuard=" + this.values.replicationGuardReplicas
 				+ " replicas within " + this.values.replicationGuardTimeout + ", localHandoff="
-				+ this.values.localHandoff + ", nodeTimeout=" + this.values.nodeTimeout + "]";
+				+ this.values.localHandoff + ", nodeTimeout=" + this.values.nodeTimeout + ", restartDelay="
+				+ restartDelay() + "]";
 	}
 
 	/**
@@ -242,6 +256,8 @@ public final class SetnxLockSettings {
 
 		private Duration nodeTimeout = Duration.ofMillis(100);
 
+		private Duration restartDelay;
+
 		private Builder() {
 		}
 
@@ -260,6 +276,36 @@ public final class SetnxLockSettings {
 			this.replicationGuardTimeout = other.replicationGuardTimeout;
 			this.localHandoff = other.localHandoff;
 			this.nodeTimeout = other.nodeTimeout;
+			this.restartDelay = other.restartDelay;
+		}
+
+		/**
+		 * Set how long a Redlock node that restarted sits out acquisitions and fencing
+		 * draws, counted from its start (the Redis distributed-locks page's delayed
+		 * restart): at least the longest lease any client of the same locks may hold,
+		 * which is the lease time unless calls name longer leases. A restart is found by
+		 * the server's uptime, read at the first contact, whenever the client connects to
+		 * the node again, and after a call there failed, so it costs nothing on the way
+		 * of a lock call. Lettuce tells every reconnection; a pooled client (Jedis) does
+		 * not, and a restart is then found only by a call that fails on a connection of
+		 * the old server. A fresh node is indistinguishable from a restarted one: nodes
+		 * that all started moments ago give no lock before the delay. Nodes that persist
+		 * every write ({@code appendfsync always}) do not need it.
+		 * <p>
+		 * With {@link Duration#ZERO} restarts are not checked: a node restarted without
+		 * its data counts at once, and a holder whose key it forgot shares the lock with
+		 * the next client that gets a majority with it, until its renewal finds the key
+		 * gone (as on a single Redis restarted without data); fencing tokens still
+		 * increase only as long as the servers' clocks agree better than the node stays
+		 * down.
+		 * @param restartDelay zero, or a positive duration of at most 365 days;
+		 * {@code null} for the lease time
+		 * @return this builder
+		 */
+		public Builder restartDelay(Duration restartDelay) {
+			this.restartDelay = (restartDelay == null || restartDelay.isZero()) ? restartDelay
+					: LeaseLimits.check("restartDelay", restartDelay);
+			return this;
 		}
 
 		/**

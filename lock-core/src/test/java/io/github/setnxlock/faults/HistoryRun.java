@@ -34,11 +34,11 @@ import io.github.setnxlock.test.RedisServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A run of several {@link HistoryWorker} processes against one Redis for the locks and
- * another for the {@link Witness}, which the test may fault while it runs: pause a
- * worker, stop or restart the locks' Redis, and so on. When the workers are done it
- * merges their histories, checks them with {@link HistoryChecker}, and reads the
- * witness's counters into a {@link HistoryReport}.
+ * A run of several {@link HistoryWorker} processes against one Redis for the locks (or
+ * several independent ones, under Redlock) and another for the {@link Witness}, which the
+ * test may fault while it runs: pause a worker, stop or restart the locks' Redis, and so
+ * on. When the workers are done it merges their histories, checks them with
+ * {@link HistoryChecker}, and reads the witness's counters into a {@link HistoryReport}.
  *
  * @author setnx-lock authors
  */
@@ -64,13 +64,31 @@ final class HistoryRun implements AutoCloseable {
 	 * @return the running run
 	 */
 	static HistoryRun start(Settings settings, int lockPort, RedisServer witness, Path directory) {
+		return start(settings, "port=" + lockPort, witness, directory);
+	}
+
+	/**
+	 * Start workers that lock with Redlock on several independent Redis masters, and
+	 * return once each is about to work.
+	 * @param settings the run's settings, under the token protocol
+	 * @param lockPorts the ports of the masters (or of proxies in front of them)
+	 * @param witness the witness's Redis
+	 * @param directory where the workers write
+	 * @return the running run
+	 */
+	static HistoryRun start(Settings settings, List<Integer> lockPorts, RedisServer witness, Path directory) {
+		return start(settings, "ports=" + String.join(",", lockPorts.stream().map(String::valueOf).toList()), witness,
+				directory);
+	}
+
+	private static HistoryRun start(Settings settings, String locks, RedisServer witness, Path directory) {
 		HistoryRun run = new HistoryRun(settings, directory);
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		try {
 			Files.createDirectories(directory);
 			for (int i = 0; i < settings.processes; i++) {
 				List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp",
-						System.getProperty("java.class.path"), HistoryWorker.class.getName(), "port=" + lockPort,
+						System.getProperty("java.class.path"), HistoryWorker.class.getName(), locks,
 						"witness=" + witness.port(), "protocol=" + settings.protocol, "clock=" + settings.clock,
 						"clockOffsetMs=" + ((i == 0) ? settings.firstClockOffset.toMillis() : 0),
 						"keys=" + settings.keys, "threads=" + settings.threads, "runMs=" + settings.runTime.toMillis(),

@@ -36,6 +36,7 @@ import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.LockProtocol;
+import io.github.setnxlock.redis.RedlockNode;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.redis.TimestampClock;
@@ -61,13 +62,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code announce=true} a thread prints {@code IN <key> <token>} once it has read the
  * counter, so that a test can pause the process in the middle of a critical section.
  * <p>
- * Arguments, as {@code name=value}: {@code port}, {@code witness}, {@code protocol},
- * {@code clock}, {@code clockOffsetMs}, {@code keys}, {@code threads}, {@code runMs},
- * {@code leaseMs}, {@code explicitLease}, {@code waitMs}, {@code workMs},
- * {@code commandTimeoutMs}, {@code output}, {@code name}, {@code announce}, and
- * {@code lock=careless} to run a {@link CarelessLock} instead of the library's, or
- * {@code lock=async} for the library's asynchronous holds ({@link AsyncHeldLock}). It
- * warms up on keys of its own, then prints {@code READY} when it is about to start.
+ * Arguments, as {@code name=value}: {@code port} (or {@code ports}, a comma-separated
+ * list of independent Redis masters that the worker locks on with Redlock, under the
+ * token protocol), {@code witness}, {@code protocol}, {@code clock},
+ * {@code clockOffsetMs}, {@code keys}, {@code threads}, {@code runMs}, {@code leaseMs},
+ * {@code explicitLease}, {@code waitMs}, {@code workMs}, {@code commandTimeoutMs},
+ * {@code output}, {@code name}, {@code announce}, and {@code lock=careless} to run a
+ * {@link CarelessLock} instead of the library's, or {@code lock=async} for the library's
+ * asynchronous holds ({@link AsyncHeldLock}). It warms up on keys of its own, then prints
+ * {@code READY} when it is about to start.
  *
  * @author setnx-lock authors
  */
@@ -117,7 +120,11 @@ public final class HistoryWorker {
 
 	private void run() throws Exception {
 		Duration commandTimeout = Duration.ofMillis(number("commandTimeoutMs"));
-		LettuceConnectionFactory locks = connect((int) number("port"), commandTimeout);
+		List<LettuceConnectionFactory> nodes = new ArrayList<>();
+		for (String port : (this.options.containsKey("ports") ? option("ports") : option("port")).split(",")) {
+			nodes.add(connect(Integer.parseInt(port), commandTimeout));
+		}
+		LettuceConnectionFactory locks = nodes.get(0);
 		LettuceConnectionFactory store = connect((int) number("witness"), Duration.ofSeconds(10));
 		Witness witness = new Witness(RedisConnections.template(store));
 		LockProtocol protocol = LockProtocol.valueOf(option("protocol"));
@@ -138,8 +145,9 @@ public final class HistoryWorker {
 			}
 
 		};
-		SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(locks), settings,
-				List.of(counting));
+		SetnxLockRegistry registry = (nodes.size() == 1)
+				? new SetnxLockRegistry(RedisConnections.template(locks), settings, List.of(counting))
+				: new SetnxLockRegistry(redlockNodes(nodes), settings, List.of(counting));
 		Function<String, LeasedLock> obtain = registry::obtain;
 		if ("careless".equals(this.options.getOrDefault("lock", "library"))) {
 			StringRedisTemplate template = RedisConnections.template(locks);
@@ -196,8 +204,18 @@ public final class HistoryWorker {
 			throw new UncheckedIOException(ex);
 		}
 		registry.close();
-		locks.destroy();
+		nodes.forEach(LettuceConnectionFactory::destroy);
 		store.destroy();
+	}
+
+	private static List<RedlockNode> redlockNodes(List<LettuceConnectionFactory> factories) {
+		List<RedlockNode> nodes = new ArrayList<>();
+		for (LettuceConnectionFactory factory : factories) {
+			RedisStandaloneConfiguration server = factory.getStandaloneConfiguration();
+			nodes.add(
+					new RedlockNode(server.getHostName() + ":" + server.getPort(), RedisConnections.template(factory)));
+		}
+		return nodes;
 	}
 
 	private void work(Function<String, LeasedLock> locks, Witness witness, int thread, long end,

@@ -55,8 +55,13 @@ class RedlockCommandsTests {
 
 	private static final String PREFIX = SetnxLockSettings.defaults().keyPrefix();
 
+	/**
+	 * Restarts are the subject of {@link RedlockRestartTests}: here nodes started (or
+	 * restarted) for the class count at once.
+	 */
 	private static final SetnxLockSettings SETTINGS = SetnxLockSettings.builder()
 		.nodeTimeout(Duration.ofMillis(500))
+		.restartDelay(Duration.ZERO)
 		.build();
 
 	private RedisNodes nodes;
@@ -114,10 +119,14 @@ class RedlockCommandsTests {
 	}
 
 	@ParameterizedTest
-	@CsvSource({ "0,1", "3,4", "1,3" })
-	void twoFrozenNodesChangeNothingForLockUnlockAndWaiting(int frozen, int alsoFrozen) throws Exception {
-		this.nodes.pause(frozen);
-		this.nodes.pause(alsoFrozen);
+	@CsvSource({ "0,1,false", "0,2,false", "0,3,false", "0,4,false", "1,2,false", "1,3,false", "1,4,false", "2,3,false",
+			"2,4,false", "3,4,false", "0,1,true", "1,3,true", "3,4,true" })
+	void twoFrozenOrKilledNodesChangeNothingForLockUnlockAndWaiting(int frozen, int alsoFrozen, boolean killed)
+			throws Exception {
+		List<Integer> faulty = List.of(frozen, alsoFrozen);
+		// Killed: their connections are refused, rather than left unanswered.
+		faulty.forEach(killed ? this.nodes::stop : this.nodes::pause);
+		long token;
 		try {
 			LeasedLock lock = this.first.registry.obtain("two-frozen");
 			LeasedLock other = this.second.registry.obtain("two-frozen");
@@ -126,14 +135,19 @@ class RedlockCommandsTests {
 			assertThat(other.tryLock(Duration.ofMillis(500))).isFalse();
 			lock.unlock();
 			assertThat(other.tryLock(Duration.ofSeconds(5))).isTrue();
-			assertThat(other.fencingToken()).isPositive();
+			token = other.fencingToken();
+			assertThat(token).isPositive();
 			other.unlock();
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.nodes.holdersOf(PREFIX + "two-frozen") == 0);
 		}
 		finally {
-			this.nodes.resume(frozen);
-			this.nodes.resume(alsoFrozen);
+			faulty.forEach(killed ? this.nodes::restart : this.nodes::resume);
 		}
+		// Back (empty, if killed): nothing changes either.
+		LeasedLock again = this.first.registry.obtain("two-frozen");
+		assertThat(again.tryLock(Duration.ofSeconds(5))).isTrue();
+		assertThat(again.fencingToken()).isGreaterThan(token);
+		again.unlock();
 	}
 
 	@Test

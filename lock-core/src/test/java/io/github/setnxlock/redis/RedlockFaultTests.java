@@ -53,8 +53,13 @@ class RedlockFaultTests {
 
 	private static final String PREFIX = SetnxLockSettings.defaults().keyPrefix();
 
+	/**
+	 * Restarts are the subject of {@link RedlockRestartTests}: here nodes started for the
+	 * class count at once.
+	 */
 	private static final SetnxLockSettings SETTINGS = SetnxLockSettings.builder()
 		.nodeTimeout(Duration.ofMillis(500))
+		.restartDelay(Duration.ZERO)
 		.build();
 
 	private final List<Object> lost = new CopyOnWriteArrayList<>();
@@ -171,6 +176,36 @@ class RedlockFaultTests {
 			this.nodes.resume(2);
 		}
 		assertThat(this.client.registry.obtain("two-and-one").isLocked()).isFalse();
+	}
+
+	@Test
+	void aFencingDrawThatFoundNoMajorityIsDrawnAgainByTheNextCall() throws Exception {
+		LeasedLock lock = this.client.registry.obtain("drawn-again");
+		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		// Every node holds the key, so the draw needs only answers.
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.nodes.holdersOf(PREFIX + "drawn-again") == 5);
+		List<Integer> frozen = List.of(0, 2, 4);
+		frozen.forEach(this.nodes::pause);
+		try {
+			assertThatExceptionOfType(LockAccessException.class).isThrownBy(lock::fencingToken)
+				.withMessageContaining("fencing token")
+				.withMessageContaining(this.nodes.name(0))
+				.withMessageContaining(this.nodes.name(2))
+				.withMessageContaining(this.nodes.name(4));
+		}
+		finally {
+			frozen.forEach(this.nodes::resume);
+		}
+		assertThat(lock.isHeldByCurrentThread()).isTrue();
+		long token = lock.fencingToken();
+		assertThat(token).isPositive();
+		assertThat(lock.fencingToken()).isEqualTo(token);
+		lock.unlock();
+		LeasedLock next = this.client.registry.obtain("drawn-again");
+		assertThat(next.tryLock(Duration.ofSeconds(5))).isTrue();
+		assertThat(next.fencingToken()).isGreaterThan(token);
+		next.unlock();
+		assertThat(this.lost).isEmpty();
 	}
 
 }

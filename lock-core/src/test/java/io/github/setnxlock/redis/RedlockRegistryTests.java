@@ -45,8 +45,13 @@ import static org.awaitility.Awaitility.await;
 @TestInstance(Lifecycle.PER_CLASS)
 class RedlockRegistryTests {
 
+	/**
+	 * Restarts are the subject of {@link RedlockRestartTests}: here nodes started (or
+	 * restarted) for the class count at once.
+	 */
 	private static final SetnxLockSettings SETTINGS = SetnxLockSettings.builder()
 		.nodeTimeout(Duration.ofMillis(500))
+		.restartDelay(Duration.ZERO)
 		.build();
 
 	private RedisNodes nodes;
@@ -96,6 +101,13 @@ class RedlockRegistryTests {
 			.isThrownBy(() -> SetnxLockSettings.builder().nodeTimeout(Duration.ZERO))
 			.withMessageContaining("nodeTimeout");
 		assertThat(SetnxLockSettings.defaults().nodeTimeout()).isEqualTo(Duration.ofMillis(100));
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> SetnxLockSettings.builder().restartDelay(Duration.ofSeconds(-1)))
+			.withMessageContaining("restartDelay");
+		// The lease by default, following it; zero turns the rule off.
+		assertThat(SetnxLockSettings.builder().leaseTime(Duration.ofSeconds(7)).build().restartDelay())
+			.isEqualTo(Duration.ofSeconds(7));
+		assertThat(SetnxLockSettings.builder().restartDelay(Duration.ZERO).build().restartDelay()).isZero();
 	}
 
 	@Test

@@ -168,7 +168,7 @@ final class AcquireLoop {
 							// contention.
 							return null;
 						}
-						throw unanswered(key, ex);
+						throw unanswered(key, ex, this.commands.unanswered(key, ownerToken));
 					}
 				}
 				if (attempt.acquired()) {
@@ -295,8 +295,16 @@ final class AcquireLoop {
 	 * Return the exception of a wait that ended before Redis gave any answer.
 	 */
 	static LockAccessException unanswered(LockKey key, Throwable cause) {
+		return unanswered(key, cause, null);
+	}
+
+	/**
+	 * Return the exception of a wait that ended before the acquisition was decided,
+	 * saying what it waited for where the protocol tells (the Redlock nodes).
+	 */
+	static LockAccessException unanswered(LockKey key, Throwable cause, String waitedFor) {
 		return new LockAccessException(key.key(), "Redis did not answer within the wait for lock '" + key.key()
-				+ "' (Redis key '" + key.redisKey() + "')", cause);
+				+ "' (Redis key '" + key.redisKey() + "')" + ((waitedFor != null) ? ": " + waitedFor : ""), cause);
 	}
 
 	/**

@@ -138,7 +138,8 @@ final class AsyncAcquisition {
 						this.outcome.complete(null);
 					}
 					else {
-						this.outcome.completeExceptionally(AcquireLoop.unanswered(this.key, new TimeoutException()));
+						this.outcome.completeExceptionally(AcquireLoop.unanswered(this.key, new TimeoutException(),
+								this.loop.commands.unanswered(this.key, this.ownerToken)));
 					}
 				});
 	}

@@ -19,12 +19,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.util.ClassUtils;
 
 import io.github.setnxlock.LockAccessException;
 
@@ -52,6 +55,9 @@ public final class RedisGateway implements AutoCloseable {
 	private final CommandRunner runner = new CommandRunner();
 
 	private final ScriptCalls calls;
+
+	/** What stops the listeners of {@link #onReconnect(Runnable)}, run on close. */
+	private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Create a gateway on a template.
@@ -219,6 +225,47 @@ public final class RedisGateway implements AutoCloseable {
 	}
 
 	/**
+	 * Read how long the server has been running ({@code INFO server}), on a command
+	 * thread.
+	 * @return its {@code uptime_in_seconds}, to come
+	 */
+	public CompletableFuture<Long> uptimeSeconds() {
+		try {
+			return this.runner.submit(() -> {
+				Properties info = this.redis
+					.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
+				String uptime = (info != null) ? info.getProperty("uptime_in_seconds") : null;
+				if (uptime == null) {
+					throw new IllegalArgumentException("INFO server gave no uptime_in_seconds");
+				}
+				return Long.parseLong(uptime.trim());
+			});
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
+	 * Call a listener whenever the client opens a connection to the server again (and
+	 * before anything sent on it is answered), where the client tells: Lettuce does; a
+	 * pooled client, which opens connections as it needs them, does not.
+	 * @param connected the listener; must not block
+	 * @return whether the listener will hear reconnections
+	 */
+	public boolean onReconnect(Runnable connected) {
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisGateway.class.getClassLoader())) {
+			return false;
+		}
+		Runnable stop = LettuceReconnects.listen(this.redis.getConnectionFactory(), connected);
+		if (stop != null) {
+			// The factory may outlive the gateway.
+			this.listeners.add(stop);
+		}
+		return stop != null;
+	}
+
+	/**
 	 * Make the subscription to the release channel, not yet subscribed: it subscribes on
 	 * its first {@link ReleaseSubscription#isListening()}.
 	 * @param channel the release channel
@@ -253,6 +300,8 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
+		this.listeners.forEach(Runnable::run);
+		this.listeners.clear();
 		this.runner.close();
 	}
 

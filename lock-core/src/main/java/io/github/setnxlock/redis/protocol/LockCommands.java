@@ -138,4 +138,16 @@ public interface LockCommands {
 	 */
 	boolean reChecksQuickly();
 
+	/**
+	 * Say who has not answered an acquisition still under way, for the error of a wait
+	 * that ended first: under Redlock, the nodes a decision still waits for.
+	 * @param key the lock's keys
+	 * @param ownerToken the acquisition's owner token
+	 * @return what the acquisition waits for, or {@code null} when there is nothing to
+	 * add to "Redis did not answer"
+	 */
+	default String unanswered(LockKey key, String ownerToken) {
+		return null;
+	}
+
 }

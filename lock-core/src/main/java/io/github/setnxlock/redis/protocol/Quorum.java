@@ -25,6 +25,8 @@ import java.util.function.IntFunction;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import io.github.setnxlock.redis.gateway.RedisCall;
+
 /**
  * One call sent to every Redlock node at once, and the decision its answers lead to. The
  * decision is taken as soon as the answers so far settle it, or when the node timeout
@@ -88,6 +90,19 @@ final class Quorum<T, R> {
 	 */
 	static <T, R> CompletableFuture<R> send(List<String> names, long timeoutMillis,
 			IntFunction<CompletableFuture<T>> call, Decision<T, R> decision) {
+		return open(names, timeoutMillis, call, decision).result;
+	}
+
+	/**
+	 * Send a call to every node at once and return the quorum that decides on it.
+	 * @param names the nodes' names, in node order
+	 * @param timeoutMillis how long a node has to answer
+	 * @param call sends the call to node {@code i}
+	 * @param decision decides on the answers
+	 * @return the quorum, whose {@link #result()} is the decision to come
+	 */
+	static <T, R> Quorum<T, R> open(List<String> names, long timeoutMillis, IntFunction<CompletableFuture<T>> call,
+			Decision<T, R> decision) {
 		Quorum<T, R> quorum = new Quorum<>(names, timeoutMillis, decision);
 		for (int i = 0; i < names.size(); i++) {
 			int node = i;
@@ -104,7 +119,38 @@ final class Quorum<T, R> {
 			quorum.sent = true;
 			quorum.startTimeout();
 		}
-		return quorum.result;
+		return quorum;
+	}
+
+	/** Return the decision, to come. */
+	CompletableFuture<R> result() {
+		return this.result;
+	}
+
+	/**
+	 * Say which nodes an undecided call still waits for, and which failed, for the error
+	 * of a caller whose wait ended first.
+	 * @return the nodes, named
+	 */
+	synchronized String unanswered() {
+		StringBuilder waiting = new StringBuilder();
+		StringBuilder failed = new StringBuilder();
+		for (int i = 0; i < this.answers.length; i++) {
+			if (this.answers[i] == null && this.failures[i] == null) {
+				waiting.append((waiting.length() > 0) ? ", " : "").append(this.names.get(i));
+			}
+			else if (this.failures[i] != null) {
+				failed.append("; ").append(this.names.get(i)).append(' ').append(describe(i));
+			}
+		}
+		int quorum = this.answers.length / 2 + 1;
+		return "no answer yet from the Redis node(s) " + waiting + " (a majority is " + quorum + " of "
+				+ this.answers.length + ")" + failed;
+	}
+
+	private String describe(int node) {
+		return this.timedOut[node] ? this.failures[node].getMessage()
+				: "failed: " + RedisCall.describe(this.failures[node]);
 	}
 
 	private void arrived(int node, T answer, Throwable failure) {

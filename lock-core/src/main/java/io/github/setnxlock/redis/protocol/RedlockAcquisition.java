@@ -34,6 +34,8 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 
 	private final RedlockCleanups cleanups;
 
+	private final RedlockRestarts restarts;
+
 	private final LockKey key;
 
 	private final String ownerToken;
@@ -44,8 +46,10 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 
 	private final CompletableFuture<?>[] outstanding;
 
-	RedlockAcquisition(RedlockCleanups cleanups, int size, LockKey key, String ownerToken, long leaseMillis) {
+	RedlockAcquisition(RedlockCleanups cleanups, RedlockRestarts restarts, int size, LockKey key, String ownerToken,
+			long leaseMillis) {
 		this.cleanups = cleanups;
+		this.restarts = restarts;
 		this.outstanding = new CompletableFuture<?>[size];
 		this.untilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
 		this.key = key;
@@ -53,11 +57,18 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 		this.leaseMillis = leaseMillis;
 	}
 
+	/**
+	 * Decide on the answers so far. A yes of a node that may have restarted within the
+	 * restart delay does not count ({@link RedlockRestarts}): it may have forgotten the
+	 * key of a holder that still counts on it. Its key is still undone if the attempt
+	 * fails, and kept (and released, and renewed) with the others if it succeeds.
+	 */
 	@Override
 	public Attempt decide(Tally<Attempt> tally) {
-		int yes = tally.count(Attempt::acquired);
+		long counted = tally.mask(Attempt::acquired) & ~this.restarts.quarantined();
+		int yes = Long.bitCount(counted);
 		if (yes >= tally.quorum()) {
-			Lease acquired = new Lease(this.ownerToken, Lease.NOT_DRAWN, validFrom(tally), this.leaseMillis,
+			Lease acquired = new Lease(this.ownerToken, Lease.NOT_DRAWN, validFrom(tally, counted), this.leaseMillis,
 					tally.mask(Attempt::acquired));
 			if (!acquired.isExpired(System.nanoTime())) {
 				return Attempt.acquired(acquired);
@@ -130,11 +141,11 @@ final class RedlockAcquisition implements Quorum.Decision<Attempt, Attempt> {
 	 * earliest, so the majority sent to last holds it longest. A first connection to one
 	 * node then does not use up the lease of the others.
 	 */
-	private static long validFrom(Tally<Attempt> tally) {
+	private static long validFrom(Tally<Attempt> tally, long counted) {
 		List<Long> sent = new ArrayList<>();
 		for (int i = 0; i < tally.size(); i++) {
 			Attempt answer = tally.answer(i);
-			if (answer != null && answer.acquired()) {
+			if ((counted & (1L << i)) != 0) {
 				sent.add(answer.lease().sentNanos());
 			}
 		}

@@ -18,19 +18,14 @@ package io.github.setnxlock.redis.protocol;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import java.util.function.Predicate;
-
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.redis.gateway.LockKey;
-import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
 /**
@@ -66,12 +61,15 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  * draws are totally ordered. A paused or stale holder cannot draw: it needs its key on a
  * majority, which every later holder's majority intersects.
  * <p>
- * <b>The one clock assumption.</b> A node restarted without its data (or whose counter's
- * retention ended) has forgotten the counter, and answers its clock instead. Tokens stay
- * increasing as long as such a node stays down longer than the Redis servers' clocks
- * disagree: the Redis page's delayed restart (a node rejoins only after the longest
- * lease, seconds) is far longer than the disagreement of synchronised clocks
- * (milliseconds), so the rule that keeps the lock safe keeps the tokens increasing too.
+ * <b>Restarts.</b> A node restarted without its data has forgotten the keys of holders
+ * that still count on it, and the counters of earlier draws. It counts for no acquisition
+ * and no draw until it has been up for the restart delay (the Redis page's delayed
+ * restart, {@link RedlockRestarts}), by when every lease it may have held has ended. Its
+ * counters stay forgotten: it answers its clock instead, so tokens stay increasing as
+ * long as the Redis servers' clocks disagree by less than that delay (seconds, where
+ * synchronised clocks disagree by milliseconds); so does a node whose counter outlived
+ * its retention. Without the delay a node restarted faster than the clocks disagree could
+ * lower a token.
  *
  * @author setnx-lock authors
  */
@@ -80,16 +78,13 @@ public final class RedlockCommands implements LockCommands {
 	/** How long the first call waits for nodes still connecting, at least. */
 	private static final long CONNECT_MILLIS = 1000;
 
-	private static final Log logger = LogFactory.getLog(RedlockCommands.class);
-
 	final List<String> names;
 
 	final List<TokenLockCommands> nodes;
 
 	final long nodeTimeoutMillis;
 
-	private volatile Consumer<LockListener.NodeFailure> nodeFailures = (failure) -> {
-	};
+	private final NodeFailures failures;
 
 	private final RedlockFencing fencing;
 
@@ -97,7 +92,14 @@ public final class RedlockCommands implements LockCommands {
 
 	final RedlockCleanups cleanups;
 
+	final RedlockRestarts restarts;
+
 	private volatile CompletableFuture<?> connected;
+
+	private volatile Quorum<?, ?> connecting;
+
+	/** The acquisitions under way, by key and token, to say whom they wait for. */
+	private final ConcurrentHashMap<String, Quorum<?, ?>> acquiring = new ConcurrentHashMap<>();
 
 	/**
 	 * Create the protocol over the nodes.
@@ -105,16 +107,19 @@ public final class RedlockCommands implements LockCommands {
 	 * credentials), in node order
 	 * @param gateways each node's way into Redis
 	 * @param nodeTimeout how long a node has to answer before it counts as failed
+	 * @param restartDelay how long a restarted node sits out acquisitions and fencing
+	 * draws ({@link RedlockRestarts}); zero not to check for restarts
 	 * @param fenceRetention how long a fencing counter outlives a lease
 	 * @param releaseChannel the channel releases are announced on
 	 */
-	public RedlockCommands(List<String> names, List<RedisGateway> gateways, Duration nodeTimeout,
+	public RedlockCommands(List<String> names, List<RedisGateway> gateways, Duration nodeTimeout, Duration restartDelay,
 			Duration fenceRetention, String releaseChannel) {
 		if (names.size() != gateways.size() || gateways.size() < 3 || gateways.size() > 63) {
 			throw new IllegalArgumentException(
 					"Redlock needs between 3 and 63 nodes, each with a name, but got " + gateways.size());
 		}
 		this.names = List.copyOf(names);
+		this.failures = new NodeFailures(this.names);
 		List<TokenLockCommands> nodes = new ArrayList<>(gateways.size());
 		for (RedisGateway gateway : gateways) {
 			nodes.add(new TokenLockCommands(gateway, fenceRetention, releaseChannel));
@@ -122,12 +127,32 @@ public final class RedlockCommands implements LockCommands {
 		this.nodes = List.copyOf(nodes);
 		this.nodeTimeoutMillis = Math.max(1, nodeTimeout.toMillis());
 		this.cleanups = new RedlockCleanups(this.nodes, this.names, this.nodeTimeoutMillis);
+		this.restarts = new RedlockRestarts(List.copyOf(gateways), this.names, restartDelay.toMillis(),
+				this.nodeTimeoutMillis);
 		this.fencing = new RedlockFencing(this, fenceRetention.toMillis());
 		this.renewals = new RedlockRenewals(this);
 	}
 
+	/**
+	 * Send a call to every node and decide on the answers; a node whose call fails may
+	 * have a new server behind it, and counts for no acquisition or draw until its uptime
+	 * was read again ({@link RedlockRestarts}).
+	 */
 	<T, R> CompletableFuture<R> onEveryNode(IntFunction<CompletableFuture<T>> call, Quorum.Decision<T, R> decision) {
-		return Quorum.send(this.names, this.nodeTimeoutMillis, call, new Reported<>(decision));
+		return quorum(this.nodeTimeoutMillis, call, decision).result();
+	}
+
+	private <T, R> Quorum<T, R> quorum(long timeoutMillis, IntFunction<CompletableFuture<T>> call,
+			Quorum.Decision<T, R> decision) {
+		return Quorum.open(this.names, timeoutMillis, (i) -> {
+			CompletableFuture<T> answer = call.apply(i);
+			answer.whenComplete((ignored, failure) -> {
+				if (failure != null) {
+					this.restarts.failed(i, failure);
+				}
+			});
+			return answer;
+		}, this.failures.reporting(decision));
 	}
 
 	/**
@@ -136,85 +161,32 @@ public final class RedlockCommands implements LockCommands {
 	 * @param nodeFailures called once per failed node and call, on a client's thread
 	 */
 	public void onNodeFailure(Consumer<LockListener.NodeFailure> nodeFailures) {
-		this.nodeFailures = Objects.requireNonNull(nodeFailures, "nodeFailures must not be null");
-	}
-
-	private void report(String node, boolean timedOut, String cause) {
-		try {
-			this.nodeFailures.accept(new LockListener.NodeFailure(node, timedOut, cause));
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not report the failure of Redis node " + node, ex);
-		}
-	}
-
-	/**
-	 * A decision that reports each node that failed its part of the call: at the
-	 * decision, the nodes that had failed or timed out; afterwards, a node that was still
-	 * to answer and then failed (a frozen node's command timing out in its client), each
-	 * node once.
-	 */
-	private final class Reported<T, R> implements Quorum.Decision<T, R> {
-
-		private final Quorum.Decision<T, R> decision;
-
-		private final boolean[] reported = new boolean[RedlockCommands.this.names.size()];
-
-		Reported(Quorum.Decision<T, R> decision) {
-			this.decision = decision;
-		}
-
-		@Override
-		public R decide(Tally<T> tally) {
-			return this.decision.decide(tally);
-		}
-
-		@Override
-		public void settled(R outcome, Tally<T> tally) {
-			for (int i = 0; i < tally.size(); i++) {
-				if (tally.failed(i) && once(i)) {
-					report(RedlockCommands.this.names.get(i), tally.timedOut(i), tally.describe(i));
-				}
-			}
-			this.decision.settled(outcome, tally);
-		}
-
-		@Override
-		public void late(R outcome, int node, T answer, Throwable failure) {
-			if (failure != null && once(node)) {
-				report(RedlockCommands.this.names.get(node), RedisCall.isTimeout(failure),
-						"failed: " + RedisCall.describe(failure));
-			}
-			this.decision.late(outcome, node, answer, failure);
-		}
-
-		private synchronized boolean once(int node) {
-			boolean first = !this.reported[node];
-			this.reported[node] = true;
-			return first;
-		}
-
+		this.failures.tell(nodeFailures);
 	}
 
 	/**
 	 * Connect to the nodes, once, before the first acquisition (or read): connecting
 	 * happens on the first call to a node and may take longer than a short lease, or the
 	 * node timeout, on a machine that has just started, and an acquisition counts its
-	 * lease from before the connection. Done once every node answered or failed, or
-	 * {@link #CONNECT_MILLIS} (at least three node timeouts) after the first answer, so
-	 * that one node still connecting does not count as failed for the first calls, and a
-	 * node frozen at start-up delays them only once.
+	 * lease from before the connection. The first contact reads each node's uptime
+	 * ({@link RedlockRestarts}), after listening for its reconnections. Done once every
+	 * node answered or failed, or {@link #CONNECT_MILLIS} (at least three node timeouts)
+	 * after the first answer, so that one node still connecting does not count as failed
+	 * for the first calls, and a node frozen at start-up delays them only once.
 	 */
 	private CompletableFuture<?> connected(LockKey key) {
 		CompletableFuture<?> connected = this.connected;
 		if (connected == null) {
 			synchronized (this) {
 				if (this.connected == null) {
-					this.connected = Quorum
-						.send(this.names, Math.max(CONNECT_MILLIS, 3 * this.nodeTimeoutMillis),
-								(i) -> this.nodes.get(i).gateway.value(key),
-								(tally) -> (tally.pending() == 0) ? Boolean.TRUE : null)
-						.exceptionally((ex) -> Boolean.FALSE);
+					this.restarts.listen();
+					Quorum<Object, Boolean> connecting = quorum(Math.max(CONNECT_MILLIS, 3 * this.nodeTimeoutMillis),
+							(i) -> this.restarts.enabled()
+									? this.restarts.suspect(i).thenApply((read) -> (Object) Boolean.TRUE)
+									: this.nodes.get(i).gateway.value(key).thenApply((value) -> (Object) value),
+							(tally) -> (tally.pending() == 0) ? Boolean.TRUE : null);
+					this.connecting = connecting;
+					this.connected = connecting.result().exceptionally((ex) -> Boolean.FALSE);
 				}
 				connected = this.connected;
 			}
@@ -230,10 +202,32 @@ public final class RedlockCommands implements LockCommands {
 	private CompletableFuture<Attempt> acquireNow(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		// A retry keeps the token: see RedlockCleanups for why a node's earlier cleanups
 		// must have answered first.
-		return onEveryNode(
+		Quorum<Attempt, Attempt> quorum = quorum(this.nodeTimeoutMillis,
 				(i) -> this.cleanups.after(i, key, ownerToken,
 						() -> this.nodes.get(i).acquire(key, ownerToken, lease, waits)),
-				new RedlockAcquisition(this.cleanups, this.nodes.size(), key, ownerToken, lease.toMillis()));
+				new RedlockAcquisition(this.cleanups, this.restarts, this.nodes.size(), key, ownerToken,
+						lease.toMillis()));
+		String id = key.redisKey() + ' ' + ownerToken;
+		this.acquiring.put(id, quorum);
+		quorum.result().whenComplete((attempt, failure) -> this.acquiring.remove(id, quorum));
+		return quorum.result();
+	}
+
+	/**
+	 * Name the nodes an acquisition under way still waits for (or, before the first
+	 * contact is done, the nodes that have not answered it), so that a wait that ends
+	 * before the node timeout does says which nodes were silent.
+	 */
+	@Override
+	public String unanswered(LockKey key, String ownerToken) {
+		Quorum<?, ?> quorum = this.acquiring.get(key.redisKey() + ' ' + ownerToken);
+		if (quorum == null) {
+			quorum = this.connecting;
+			if (quorum == null || quorum.result().isDone()) {
+				return null;
+			}
+		}
+		return quorum.unanswered();
 	}
 
 	@Override
@@ -253,50 +247,14 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
-		return onEveryNode((i) -> this.nodes.get(i).release(key, lease), (tally) -> released(key, lease, tally));
+		return onEveryNode((i) -> this.nodes.get(i).release(key, lease),
+				(tally) -> RedlockDecisions.released(key, lease, tally));
 	}
 
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		return onEveryNode((i) -> this.nodes.get(i).releaseKeeping(key, lease, keep),
-				(tally) -> released(key, lease, tally));
-	}
-
-	/**
-	 * Decide a release: lost only when more of the nodes the key was known on say it is
-	 * not the holder's than a majority leaves room for (nodes it never reached say so
-	 * too, and prove nothing); otherwise released once every node answered or timed out,
-	 * the nodes that did not named at WARN, since their keys end with the lease. Failed
-	 * only when no majority answered at all.
-	 */
-	private static ReleaseResult released(LockKey key, Lease lease, Tally<ReleaseResult> tally) {
-		int released = tally.count(ReleaseResult::released);
-		ReleaseResult done = (tally.count((result) -> result == ReleaseResult.RELEASED_AND_ANNOUNCED) > 0)
-				? ReleaseResult.RELEASED_AND_ANNOUNCED : ReleaseResult.RELEASED;
-		if (released >= tally.quorum()) {
-			return done;
-		}
-		long all = (tally.size() == 64) ? -1L : (1L << tally.size()) - 1;
-		long knownOn = (lease.nodeMask() != 0) ? lease.nodeMask() & all : all;
-		int notOurs = Long.bitCount(tally.mask((result) -> result == ReleaseResult.NOT_OURS) & knownOn);
-		if (notOurs > Long.bitCount(knownOn) - tally.quorum()) {
-			return ReleaseResult.NOT_OURS;
-		}
-		if (tally.pending() > 0) {
-			return null;
-		}
-		if (tally.answered() < tally.quorum()) {
-			throw tally.unreachable(key, "release", "released on " + released);
-		}
-		if (tally.failed() > 0 && logger.isWarnEnabled()) {
-			logger.warn(
-					tally
-						.unreachable(key, "release",
-								"released on " + released
-										+ "; the key ends with its lease on the nodes that did not answer")
-						.getMessage());
-		}
-		return done;
+				(tally) -> RedlockDecisions.released(key, lease, tally));
 	}
 
 	/**
@@ -323,25 +281,6 @@ public final class RedlockCommands implements LockCommands {
 		});
 	}
 
-	/**
-	 * Decide whether any node's answer matches: {@code true} at the first that does,
-	 * {@code false} once every node answered and none did, failed when none did but some
-	 * could not answer.
-	 */
-	private static <T> Boolean anyNode(LockKey key, Tally<T> tally, Predicate<? super T> matches, String action,
-			String found) {
-		if (tally.count(matches) > 0) {
-			return true;
-		}
-		if (tally.pending() > 0) {
-			return null;
-		}
-		if (tally.failed() > 0) {
-			throw tally.unreachable(key, action, found);
-		}
-		return false;
-	}
-
 	@Override
 	public CompletableFuture<List<RenewalResult>> renew(List<LockKey> keys, List<Lease> leases, Duration lease) {
 		return this.renewals.renew(keys, leases, lease);
@@ -349,35 +288,8 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
-		return connected(key)
-			.thenCompose((ignored) -> onEveryNode((i) -> this.nodes.get(i).gateway.value(key), (tally) -> {
-				int most = 0;
-				for (int i = 0; i < tally.size(); i++) {
-					String value = tally.answer(i);
-					if (value != null) {
-						String owner = stripMark(value);
-						most = Math.max(most, tally.count((other) -> other != null && stripMark(other).equals(owner)));
-					}
-				}
-				if (most >= tally.quorum()) {
-					return true;
-				}
-				if (most + tally.pending() >= tally.quorum()) {
-					return null;
-				}
-				// Nodes that failed may hold the value a majority needs.
-				if (most + tally.pending() + tally.failed() < tally.quorum()) {
-					return false;
-				}
-				if (tally.pending() > 0) {
-					return null;
-				}
-				throw tally.unreachable(key, "read", "held on " + most + " of those that answered");
-			}));
-	}
-
-	private static String stripMark(String value) {
-		return value.endsWith("!") ? value.substring(0, value.length() - 1) : value;
+		return connected(key).thenCompose((ignored) -> onEveryNode((i) -> this.nodes.get(i).gateway.value(key),
+				(tally) -> RedlockDecisions.lockedOnMajority(key, tally)));
 	}
 
 	@Override
@@ -388,8 +300,8 @@ public final class RedlockCommands implements LockCommands {
 	@Override
 	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
 		String marked = lease.value() + "!";
-		return onEveryNode((i) -> this.nodes.get(i).gateway.value(key),
-				(tally) -> anyNode(key, tally, marked::equals, "read", "no waiter's mark among the answers"));
+		return onEveryNode((i) -> this.nodes.get(i).gateway.value(key), (tally) -> RedlockDecisions.anyNode(key, tally,
+				marked::equals, "read", "no waiter's mark among the answers"));
 	}
 
 	@Override

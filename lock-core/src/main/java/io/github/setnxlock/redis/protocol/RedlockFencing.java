@@ -51,7 +51,12 @@ final class RedlockFencing {
 		List<String> keys = List.of(key.redisKey(), key.fenceKey());
 		return this.redlock.<RedlockFenceReply, OptionalLong>onEveryNode((i) -> this.redlock.nodes.get(i).gateway
 			.run(LockScripts.REDLOCK_FENCE_READ, key, keys, List.of(lease.value())), (tally) -> {
-				int ours = tally.count((reply) -> reply instanceof RedlockFenceReply.Read);
+				// A node that may have restarted lately may have forgotten the counter:
+				// it
+				// counts for neither phase (RedlockRestarts), though its answer may raise
+				// the token.
+				int ours = Long.bitCount(tally.mask((reply) -> reply instanceof RedlockFenceReply.Read)
+						& ~this.redlock.restarts.quarantined());
 				if (ours >= tally.quorum()) {
 					long largest = floor;
 					for (int i = 0; i < tally.size(); i++) {
@@ -78,8 +83,10 @@ final class RedlockFencing {
 				(tally) -> {
 					// A counter found at least as large already keeps any later draw that
 					// reads this node above the token, which is all a write is for.
-					int written = tally.count((reply) -> reply == RedlockFenceReply.WRITTEN
-							|| (reply instanceof RedlockFenceReply.Higher found && found.counter() >= token));
+					int written = Long.bitCount(tally
+						.mask((reply) -> reply == RedlockFenceReply.WRITTEN
+								|| (reply instanceof RedlockFenceReply.Higher found && found.counter() >= token))
+							& ~this.redlock.restarts.quarantined());
 					if (written >= tally.quorum()) {
 						return token;
 					}
