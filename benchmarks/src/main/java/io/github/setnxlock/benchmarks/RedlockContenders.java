@@ -16,6 +16,7 @@
 
 package io.github.setnxlock.benchmarks;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -88,7 +89,13 @@ final class RedlockContenders {
 							new StringRedisTemplate(factory)));
 				}
 				this.registry = new SetnxLockRegistry(redlockNodes,
-						SetnxLockSettings.builder().keyPrefix(server.unique("bench:redlock") + ":").build(), List.of());
+						// The servers have just started: no waiting for them to have been
+						// up a lease (the delayed-restart rule) before the rounds.
+						SetnxLockSettings.builder()
+							.keyPrefix(server.unique("bench:redlock") + ":")
+							.restartDelay(Duration.ZERO)
+							.build(),
+						List.of());
 			}
 			catch (RuntimeException ex) {
 				this.factories.forEach(LettuceConnectionFactory::destroy);

@@ -95,7 +95,7 @@ class RedlockRestartTests {
 		String key = "restarted";
 		// The holder's lease, and the delay of the registries under test, are long
 		// against the steps below, which must happen within them.
-		Duration delay = Duration.ofSeconds(6);
+		Duration delay = Duration.ofSeconds(10);
 		SetnxLockSettings withoutRule = SETTINGS.toBuilder().restartDelay(Duration.ZERO).build();
 		SetnxLockSettings settings = SETTINGS.toBuilder().restartDelay(delay).build();
 		try (RedlockClient holder = new RedlockClient(this.nodes, withoutRule);
