@@ -18,8 +18,6 @@ package io.github.setnxlock.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +35,7 @@ import java.util.stream.Stream;
  */
 final class RedisProcess implements RedisServer {
 
-	private static final String HOST = "127.0.0.1";
+	static final String HOST = "127.0.0.1";
 
 	private static final long READY_TIMEOUT_MILLIS = 15_000;
 
@@ -108,12 +106,7 @@ final class RedisProcess implements RedisServer {
 	}
 
 	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(HOST))) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("No free loopback port", ex);
-		}
+		return LoopbackPorts.free();
 	}
 
 	private synchronized void launch() {

@@ -65,6 +65,7 @@ public final class TcpProxy implements AutoCloseable {
 		this.targetHost = targetHost;
 		this.targetPort = targetPort;
 		this.listener = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"));
+		LoopbackPorts.taken(this.listener.getLocalPort());
 		Thread acceptor = new Thread(this::accept, "tcp-proxy-" + this.listener.getLocalPort());
 		acceptor.setDaemon(true);
 		acceptor.start();
