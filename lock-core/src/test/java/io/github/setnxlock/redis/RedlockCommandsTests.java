@@ -82,9 +82,7 @@ class RedlockCommandsTests {
 
 	@BeforeEach
 	void connect() {
-		for (RedisServer server : this.nodes.nodes()) {
-			server.execute("FLUSHALL");
-		}
+		this.nodes.flushAll();
 		this.first = new RedlockClient(this.nodes, SETTINGS);
 		this.second = new RedlockClient(this.nodes, SETTINGS);
 		// Connect every node before a test freezes one: a first connection to a frozen

@@ -27,7 +27,6 @@ import org.junit.jupiter.api.TestInstance.Lifecycle;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.LockRegistryContractTests;
 import io.github.setnxlock.test.RedisNodes;
-import io.github.setnxlock.test.RedisServer;
 
 /**
  * The registry contract on Redlock over three independent Redis masters (five in
@@ -84,9 +83,7 @@ class RedlockContractTests extends LockRegistryContractTests {
 
 	@BeforeEach
 	void connect() {
-		for (RedisServer server : nodes().nodes()) {
-			server.execute("FLUSHALL");
-		}
+		nodes().flushAll();
 		this.first = new RedlockClient(nodes(), settings());
 		this.second = new RedlockClient(nodes(), settings());
 	}

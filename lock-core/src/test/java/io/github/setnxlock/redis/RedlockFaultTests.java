@@ -80,9 +80,7 @@ class RedlockFaultTests {
 
 	@BeforeEach
 	void connect() {
-		for (RedisServer server : this.nodes.nodes()) {
-			server.execute("FLUSHALL");
-		}
+		this.nodes.flushAll();
 		this.lost.clear();
 		LockListener listener = new LockListener() {
 			@Override

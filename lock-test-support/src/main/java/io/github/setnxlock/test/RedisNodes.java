@@ -130,6 +130,24 @@ public final class RedisNodes implements AutoCloseable {
 	}
 
 	/**
+	 * Empty every server, as a test starts.
+	 */
+	public synchronized void flushAll() {
+		for (RedisServer server : this.servers) {
+			server.execute("FLUSHALL");
+		}
+	}
+
+	/**
+	 * Let every frozen server go on, as a test ends.
+	 */
+	public synchronized void resumeAll() {
+		for (int i = 0; i < size(); i++) {
+			resume(i);
+		}
+	}
+
+	/**
 	 * Count the servers that hold a key now; frozen or stopped ones are not asked.
 	 * @param key the key
 	 * @return how many hold it

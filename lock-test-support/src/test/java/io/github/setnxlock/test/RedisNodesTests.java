@@ -48,6 +48,11 @@ class RedisNodesTests {
 			assertThat(nodes.node(1).execute("GET", "k")).isEqualTo("v");
 			nodes.restart(0);
 			assertThat(nodes.node(0).execute("GET", "k")).isNull();
+			nodes.pause(0);
+			nodes.resumeAll();
+			nodes.flushAll();
+			assertThat(nodes.holdersOf("k")).isZero();
+			nodes.node(1).execute("SET", "k", "v");
 			nodes.stop(2);
 			assertThatExceptionOfType(RuntimeException.class).isThrownBy(() -> nodes.node(2).execute("PING"));
 			assertThat(nodes.holdersOf("k")).isEqualTo(1);
