@@ -107,7 +107,12 @@ class RedlockHistoryTests {
 			this.nodes.resume(4);
 			long faultsEndedAt = FaultClient.micros();
 			HistoryReport report = run.finish(this.witness);
-			System.out.println(report.summary("Redlock on 5 nodes, a minority frozen, killed and restarted empty"));
+			System.out.println(report.summary("Redlock on 5 nodes, a minority frozen, killed and restarted empty")
+					+ "; sections begun while two nodes were frozen "
+					+ report.records()
+						.stream()
+						.filter((record) -> record.entered() >= frozenAt && record.entered() <= thawedAt)
+						.count());
 			assertThat(report.violations()).isEmpty();
 			assertThat(report.lostUpdates()).isZero();
 			assertThat(report.records()).as("sections while two nodes were frozen")

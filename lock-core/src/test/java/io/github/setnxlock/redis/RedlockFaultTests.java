@@ -42,8 +42,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Redlock over five real Redis servers when nodes lag or fail at the wrong moment: a
  * retry is not sent to a node still answering an earlier attempt, an unlock that misses
- * one of the nodes the key lived on still releases, and a read that misses nodes which
- * could make a majority fails instead of answering "free".
+ * one of the nodes the key lived on still releases, a read that misses nodes which could
+ * make a majority fails instead of answering "free", and a frozen minority is waited for
+ * once, not on every call.
  *
  * @author setnx-lock authors
  */
@@ -64,6 +65,8 @@ class RedlockFaultTests {
 
 	private final List<Object> lost = new CopyOnWriteArrayList<>();
 
+	private final List<LockListener.NodeFailure> nodeFailures = new CopyOnWriteArrayList<>();
+
 	private RedisNodes nodes;
 
 	private RedlockClient client;
@@ -82,10 +85,16 @@ class RedlockFaultTests {
 	void connect() {
 		this.nodes.flushAll();
 		this.lost.clear();
+		this.nodeFailures.clear();
 		LockListener listener = new LockListener() {
 			@Override
 			public void lockLost(io.github.setnxlock.LockLostEvent event) {
 				RedlockFaultTests.this.lost.add(event);
+			}
+
+			@Override
+			public void nodeFailed(NodeFailure failure) {
+				RedlockFaultTests.this.nodeFailures.add(failure);
 			}
 		};
 		this.client = new RedlockClient(this.nodes, SETTINGS, Duration.ofSeconds(2), List.of(listener));
@@ -125,6 +134,57 @@ class RedlockFaultTests {
 		// One retry may reach it after the resume, once the cleanup has answered.
 		assertThat(lagging.commandStat("set", "calls")).as(String.valueOf(lagging.info("commandstats")))
 			.isLessThanOrEqualTo(2);
+	}
+
+	/**
+	 * While two of five nodes are frozen, contenders that split the three others between
+	 * them would each keep their partial keys for the node timeout on every attempt, and
+	 * keep splitting for as long as the freeze lasts: a node that let the node timeout
+	 * pass is not waited for again, once the others have answered, until it answers.
+	 */
+	@Test
+	void aFrozenMinorityIsWaitedForOnceAndAgainOnlyAfterItAnswers() throws Exception {
+		// Held elsewhere on node 2: an attempt gets yes from nodes 0 and 1 and needs a
+		// frozen one.
+		this.nodes.node(2).execute("SET", PREFIX + "split", "another-client", "PX", "60000");
+		LeasedLock lock = this.client.registry.obtain("split");
+		this.nodes.pause(3);
+		this.nodes.pause(4);
+		try {
+			assertThat(lock.tryLock()).isFalse();
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.nodeFailures.size() == 2);
+			assertThat(this.nodeFailures).extracting(LockListener.NodeFailure::cause)
+				.allSatisfy((cause) -> assertThat(cause).isEqualTo("did not answer within 500 ms"));
+			this.nodeFailures.clear();
+			assertThat(lock.tryLock()).isFalse();
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.nodeFailures.size() == 2);
+			assertThat(this.nodeFailures).extracting(LockListener.NodeFailure::node)
+				.containsExactlyInAnyOrder(this.nodes.name(3), this.nodes.name(4));
+			assertThat(this.nodeFailures).extracting(LockListener.NodeFailure::cause)
+				.allSatisfy((cause) -> assertThat(cause).contains("lags behind"));
+		}
+		finally {
+			this.nodes.resume(3);
+			this.nodes.resume(4);
+		}
+		// Their late answers end the lag; the key on node 2 does not stop a majority.
+		assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+		lock.unlock();
+		this.nodes.node(3).execute("SET", PREFIX + "split", "another-client", "PX", "60000");
+		this.nodeFailures.clear();
+		this.nodes.pause(4);
+		try {
+			// Nodes 2 and 3 held elsewhere, node 4 frozen: it answered since it lagged,
+			// so it is waited for again, for the node timeout.
+			assertThat(lock.tryLock()).isFalse();
+			await().atMost(Duration.ofSeconds(5)).until(() -> !this.nodeFailures.isEmpty());
+			assertThat(this.nodeFailures).extracting(LockListener.NodeFailure::cause)
+				.containsExactly("did not answer within 500 ms");
+		}
+		finally {
+			this.nodes.resume(4);
+		}
+		assertThat(this.lost).isEmpty();
 	}
 
 	@Test

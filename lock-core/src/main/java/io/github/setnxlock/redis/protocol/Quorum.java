@@ -32,10 +32,12 @@ import io.github.setnxlock.redis.gateway.RedisCall;
  * decision is taken as soon as the answers so far settle it, or when the node timeout
  * (counted from the first answer, a failure included) ends, when a node that has not
  * answered counts as failed; a call no node answers fails with each node's own client
- * timeout. The decision completes the call on the thread that brought the deciding answer
- * (a client's event loop, or the timeout thread), so what waits for it must not block
- * there, as for any answer of a single Redis. Answers that arrive after the decision are
- * handed to a late handler, which undoes what they did where the decision needs it.
+ * timeout. Nodes that lag behind ({@link LaggingNodes}) are not waited for once every
+ * other node has answered. The decision completes the call on the thread that brought the
+ * deciding answer (a client's event loop, or the timeout thread), so what waits for it
+ * must not block there, as for any answer of a single Redis. Answers that arrive after
+ * the decision are handed to a late handler, which undoes what they did where the
+ * decision needs it.
  *
  * @param <T> a node's answer
  * @param <R> the decision
@@ -52,6 +54,11 @@ final class Quorum<T, R> {
 	private final long timeoutMillis;
 
 	private final Decision<T, R> decision;
+
+	private final LaggingNodes lagging;
+
+	/** The lagging nodes this call does not wait for, as a bit mask. */
+	private final long notWaitedFor;
 
 	private final Object[] answers;
 
@@ -71,10 +78,12 @@ final class Quorum<T, R> {
 
 	private boolean anyArrived;
 
-	private Quorum(List<String> names, long timeoutMillis, Decision<T, R> decision) {
+	private Quorum(List<String> names, long timeoutMillis, Decision<T, R> decision, LaggingNodes lagging) {
 		this.names = names;
 		this.timeoutMillis = timeoutMillis;
 		this.decision = decision;
+		this.lagging = lagging;
+		this.notWaitedFor = lagging.notWaitedFor();
 		this.answers = new Object[names.size()];
 		this.failures = new Throwable[names.size()];
 		this.timedOut = new boolean[names.size()];
@@ -90,7 +99,7 @@ final class Quorum<T, R> {
 	 */
 	static <T, R> CompletableFuture<R> send(List<String> names, long timeoutMillis,
 			IntFunction<CompletableFuture<T>> call, Decision<T, R> decision) {
-		return open(names, timeoutMillis, call, decision).result;
+		return open(names, timeoutMillis, call, decision, new LaggingNodes(names.size())).result;
 	}
 
 	/**
@@ -99,11 +108,12 @@ final class Quorum<T, R> {
 	 * @param timeoutMillis how long a node has to answer
 	 * @param call sends the call to node {@code i}
 	 * @param decision decides on the answers
+	 * @param lagging the nodes that lag behind, which the call updates
 	 * @return the quorum, whose {@link #result()} is the decision to come
 	 */
 	static <T, R> Quorum<T, R> open(List<String> names, long timeoutMillis, IntFunction<CompletableFuture<T>> call,
-			Decision<T, R> decision) {
-		Quorum<T, R> quorum = new Quorum<>(names, timeoutMillis, decision);
+			Decision<T, R> decision, LaggingNodes lagging) {
+		Quorum<T, R> quorum = new Quorum<>(names, timeoutMillis, decision, lagging);
 		for (int i = 0; i < names.size(); i++) {
 			int node = i;
 			CompletableFuture<T> answer;
@@ -156,6 +166,9 @@ final class Quorum<T, R> {
 	private void arrived(int node, T answer, Throwable failure) {
 		Throwable cause = (failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null)
 				? failure.getCause() : failure;
+		if (cause == null) {
+			this.lagging.answered(node);
+		}
 		boolean late;
 		R decidedOutcome;
 		synchronized (this) {
@@ -211,6 +224,7 @@ final class Quorum<T, R> {
 					this.timedOut[i] = true;
 					this.failures[i] = new java.util.concurrent.TimeoutException(
 							"did not answer within " + this.timeoutMillis + " ms");
+					this.lagging.timedOut(i);
 				}
 			}
 		}
@@ -228,6 +242,10 @@ final class Quorum<T, R> {
 			tally = new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
 			try {
 				decidedOutcome = this.decision.decide(tally);
+				if (decidedOutcome == null && onlyLaggingPending()) {
+					tally = new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
+					decidedOutcome = this.decision.decide(tally);
+				}
 				if (decidedOutcome == null && tally.pending() == 0) {
 					throw new IllegalStateException("Undecided with every node's answer: " + tally);
 				}
@@ -261,6 +279,30 @@ final class Quorum<T, R> {
 				this.result.complete(decidedOutcome);
 			}
 		}
+	}
+
+	/**
+	 * When every node still to answer lags behind, count them as timed out (their answers
+	 * become late ones) and say so.
+	 */
+	private boolean onlyLaggingPending() {
+		boolean any = false;
+		for (int i = 0; i < this.answers.length; i++) {
+			if (this.answers[i] == null && this.failures[i] == null) {
+				if ((this.notWaitedFor & (1L << i)) == 0) {
+					return false;
+				}
+				any = true;
+			}
+		}
+		for (int i = 0; any && i < this.answers.length; i++) {
+			if (this.answers[i] == null && this.failures[i] == null) {
+				this.timedOut[i] = true;
+				this.failures[i] = new java.util.concurrent.TimeoutException("did not answer within "
+						+ this.timeoutMillis + " ms before and lags behind: not waited for after the others answered");
+			}
+		}
+		return any;
 	}
 
 	private static ScheduledThreadPoolExecutor newTimer() {

@@ -140,22 +140,26 @@ final class RedlockCleanups {
 	/**
 	 * Send a call for the key and token to a node once the node has answered every
 	 * cleanup of them, or fail it (as never sent) when it has not within the node
-	 * timeout.
+	 * timeout, or when the call was decided without the node meanwhile: a node that
+	 * answers its cleanups late would otherwise receive at once every attempt held back
+	 * in the meantime, each to be undone.
+	 * @param decided done once the call this node's part belongs to is decided
 	 */
-	<T> CompletableFuture<T> after(int node, LockKey key, String token, Supplier<CompletableFuture<T>> call) {
+	<T> CompletableFuture<T> after(int node, LockKey key, String token, CompletableFuture<?> decided,
+			Supplier<CompletableFuture<T>> call) {
 		CompletableFuture<Void> earlier = this.pending.get(node).get(id(key, token));
 		if (earlier == null || earlier.isDone()) {
 			return call.get();
 		}
-		return earlier.copy()
-			.orTimeout(this.nodeTimeoutMillis, TimeUnit.MILLISECONDS)
-			.handle((ignored,
-					failure) -> (failure == null) ? call.get()
-							: CompletableFuture.<T>failedFuture(new LockAccessException(key.key(),
-									"an earlier attempt's cleanup was not answered within " + this.nodeTimeoutMillis
-											+ " ms",
-									null)))
-			.thenCompose((answer) -> answer);
+		return earlier.copy().orTimeout(this.nodeTimeoutMillis, TimeUnit.MILLISECONDS).handle((ignored, failure) -> {
+			if (failure == null && !decided.isDone()) {
+				return call.get();
+			}
+			String why = (failure == null)
+					? "the attempt was decided before an earlier attempt's cleanup there was answered"
+					: "an earlier attempt's cleanup was not answered within " + this.nodeTimeoutMillis + " ms";
+			return CompletableFuture.<T>failedFuture(new LockAccessException(key.key(), why, null));
+		}).thenCompose((answer) -> answer);
 	}
 
 	/** Whether a cleanup of the key and token is under way on the node. */

@@ -86,6 +86,8 @@ public final class RedlockCommands implements LockCommands {
 
 	private final NodeFailures failures;
 
+	private final LaggingNodes lagging;
+
 	private final RedlockFencing fencing;
 
 	private final RedlockRenewals renewals;
@@ -120,6 +122,7 @@ public final class RedlockCommands implements LockCommands {
 		}
 		this.names = List.copyOf(names);
 		this.failures = new NodeFailures(this.names);
+		this.lagging = new LaggingNodes(this.names.size());
 		List<TokenLockCommands> nodes = new ArrayList<>(gateways.size());
 		for (RedisGateway gateway : gateways) {
 			nodes.add(new TokenLockCommands(gateway, fenceRetention, releaseChannel));
@@ -152,7 +155,7 @@ public final class RedlockCommands implements LockCommands {
 				}
 			});
 			return answer;
-		}, this.failures.reporting(decision));
+		}, this.failures.reporting(decision), this.lagging);
 	}
 
 	/**
@@ -202,11 +205,13 @@ public final class RedlockCommands implements LockCommands {
 	private CompletableFuture<Attempt> acquireNow(LockKey key, String ownerToken, Duration lease, boolean waits) {
 		// A retry keeps the token: see RedlockCleanups for why a node's earlier cleanups
 		// must have answered first.
+		CompletableFuture<Attempt> decided = new CompletableFuture<>();
 		Quorum<Attempt, Attempt> quorum = quorum(this.nodeTimeoutMillis,
-				(i) -> this.cleanups.after(i, key, ownerToken,
+				(i) -> this.cleanups.after(i, key, ownerToken, decided,
 						() -> this.nodes.get(i).acquire(key, ownerToken, lease, waits)),
 				new RedlockAcquisition(this.cleanups, this.restarts, this.nodes.size(), key, ownerToken,
 						lease.toMillis()));
+		quorum.result().whenComplete((attempt, failure) -> decided.complete(attempt));
 		String id = key.redisKey() + ' ' + ownerToken;
 		this.acquiring.put(id, quorum);
 		quorum.result().whenComplete((attempt, failure) -> this.acquiring.remove(id, quorum));
