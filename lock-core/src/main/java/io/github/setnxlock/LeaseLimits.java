@@ -41,13 +41,20 @@ public final class LeaseLimits {
 	 */
 	public static final Duration UNLIMITED_WAIT = Duration.ofNanos(Long.MAX_VALUE / 4);
 
+	/**
+	 * A wait in nanoseconds that has no limit: what {@link #waitNanos(Duration)} answers
+	 * for a wait longer than {@link #UNLIMITED_WAIT}, and what {@code lock()} waits. The
+	 * one "no limit" of the library's waits.
+	 */
+	public static final long NO_LIMIT_NANOS = Long.MAX_VALUE;
+
 	private LeaseLimits() {
 	}
 
 	/**
 	 * Check a wait and return it in nanoseconds.
 	 * @param wait the wait
-	 * @return the wait in nanoseconds, or {@link Long#MAX_VALUE} for a wait longer than
+	 * @return the wait in nanoseconds, or {@link #NO_LIMIT_NANOS} for a wait longer than
 	 * {@link #UNLIMITED_WAIT}
 	 * @throws IllegalArgumentException if it is {@code null} or negative
 	 */
@@ -58,7 +65,7 @@ public final class LeaseLimits {
 		if (wait.isNegative()) {
 			throw new IllegalArgumentException("wait must not be negative, but was " + wait);
 		}
-		return (wait.compareTo(UNLIMITED_WAIT) > 0) ? Long.MAX_VALUE : wait.toNanos();
+		return (wait.compareTo(UNLIMITED_WAIT) > 0) ? NO_LIMIT_NANOS : wait.toNanos();
 	}
 
 	/**

@@ -148,6 +148,18 @@ public interface LeasedLock extends Lock {
 	boolean isLocked();
 
 	/**
+	 * Return who holds this lock now, as its owner token in Redis names it
+	 * ({@code [application@]host/pid/thread}), for messages and operators: one read of
+	 * Redis.
+	 * @return the holder, or {@code null} when nobody holds the lock, its holder is not
+	 * named (a registry told not to, another client of the key), Redis could not say, or
+	 * this kind of lock cannot tell
+	 */
+	default String holder() {
+		return null;
+	}
+
+	/**
 	 * Return how many times the current thread holds this lock, that is how many
 	 * {@link #unlock()} calls it still owes. A hold whose lease has ended still counts
 	 * until it is unlocked, so this can be positive while

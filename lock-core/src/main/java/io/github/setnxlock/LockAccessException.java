@@ -16,6 +16,8 @@
 
 package io.github.setnxlock;
 
+import org.springframework.dao.TransientDataAccessResourceException;
+
 /**
  * Thrown when a lock could not be read or written in Redis: the server is unreachable or
  * did not answer in time, or the lock's key holds something that is not a lock (a hash, a
@@ -23,10 +25,17 @@ package io.github.setnxlock;
  * there is one, is the Redis client's error.
  * <p>
  * It is never thrown for contention, which {@code tryLock} reports as {@code false}.
+ * <p>
+ * It is a Spring {@link org.springframework.dao.DataAccessException}, so code and retry
+ * policies that handle Spring's data access failures see it. It is a
+ * {@link TransientDataAccessResourceException} because nearly every cause passes (Redis
+ * restarting, a failover, a slow network): the same call may succeed when tried again. A
+ * key that holds something that is not a lock is the exception; trying again fails the
+ * same way until someone removes that value.
  *
  * @author setnx-lock authors
  */
-public class LockAccessException extends RuntimeException {
+public class LockAccessException extends TransientDataAccessResourceException {
 
 	private static final long serialVersionUID = 1L;
 

@@ -43,7 +43,8 @@ public interface LockListener {
 
 	/**
 	 * A thread released its hold (its last {@code unlock()}), or the registry dropped the
-	 * hold of a thread that died holding it.
+	 * hold of a thread that died holding it, or dropped an asynchronous hold
+	 * ({@link LockHandle}) found lost, which its owner may never release; once per hold.
 	 * @param release the release
 	 */
 	default void released(Release release) {
@@ -58,7 +59,9 @@ public interface LockListener {
 
 	/**
 	 * A hold was lost before its holder released it: the work done under it may not have
-	 * been exclusive.
+	 * been exclusive. Told once per hold, when the loss is known (a lease nobody renews
+	 * when it ends, not when its holder next looks), and never dropped, however far
+	 * behind the listeners are.
 	 * @param event what was lost, and how
 	 */
 	default void lockLost(LockLostEvent event) {

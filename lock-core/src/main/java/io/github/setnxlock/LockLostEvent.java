@@ -56,7 +56,11 @@ public record LockLostEvent(String key, String name, Reason reason, String holde
 		LEASE_ENDED,
 
 		/**
-		 * The release found that the lock key was no longer the holder's.
+		 * The release found the lock key holding another client's value. A release that
+		 * finds no key at all is not a loss by itself (the client may have sent it again
+		 * after a reconnect, and found the key its first run deleted), nor is one that
+		 * finds another value after the client reconnected while the release was under
+		 * way.
 		 */
 		RELEASE_FOUND_ANOTHER_OWNER,
 

@@ -55,11 +55,18 @@ class PackageArrowsTests {
 			Map.entry(ROOT + ".integration", Set.of()), Map.entry(ROOT + ".memory", Set.of()),
 			Map.entry(ROOT + ".redis.gateway", Set.of()),
 			Map.entry(ROOT + ".redis.protocol", Set.of(ROOT + ".redis.gateway")),
+			Map.entry(ROOT + ".redis.token", Set.of(ROOT + ".redis.protocol", ROOT + ".redis.gateway")),
+			Map.entry(ROOT + ".redis.timestamp", Set.of(ROOT + ".redis.protocol", ROOT + ".redis.gateway")),
+			Map.entry(ROOT + ".redis.redlock",
+					Set.of(ROOT + ".redis.token", ROOT + ".redis.protocol", ROOT + ".redis.gateway")),
 			Map.entry(ROOT + ".redis.engine",
 					Set.of(ROOT + ".redis.protocol", ROOT + ".redis.gateway", ROOT + ".observation")),
-			Map.entry(ROOT + ".redis.operator", Set.of(ROOT + ".redis.engine", ROOT + ".redis.gateway")),
-			Map.entry(ROOT + ".redis", Set.of(ROOT + ".redis.engine", ROOT + ".redis.protocol", ROOT + ".redis.gateway",
-					ROOT + ".redis.operator", ROOT + ".observation")));
+			Map.entry(ROOT + ".redis.operator",
+					Set.of(ROOT + ".redis.engine", ROOT + ".redis.protocol", ROOT + ".redis.gateway")),
+			Map.entry(ROOT + ".redis",
+					Set.of(ROOT + ".redis.engine", ROOT + ".redis.protocol", ROOT + ".redis.token",
+							ROOT + ".redis.timestamp", ROOT + ".redis.redlock", ROOT + ".redis.gateway",
+							ROOT + ".redis.operator", ROOT + ".observation")));
 
 	private static final Pattern REFERENCE = Pattern.compile("\\b(io\\.github\\.setnxlock(?:\\.[a-z]+)*)\\.[A-Z]");
 

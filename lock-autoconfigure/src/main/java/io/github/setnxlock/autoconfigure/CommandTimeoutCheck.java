@@ -31,7 +31,8 @@ import org.springframework.util.ClassUtils;
  * so a holder cut off from a stalled Redis cannot tell that from a lost lock in time, and
  * waits longer than its lease for an answer. Spring Boot leaves
  * {@code spring.data.redis.timeout} unset, and Lettuce then waits a minute: set it to a
- * few seconds. Only Lettuce's timeout is read; other clients are not checked.
+ * few seconds. When the timeout already is a few seconds, the lease is what is too short,
+ * and the warning says so. Only Lettuce's timeout is read; other clients are not checked.
  *
  * @author setnx-lock authors
  */
@@ -41,6 +42,12 @@ final class CommandTimeoutCheck {
 
 	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
 			CommandTimeoutCheck.class.getClassLoader());
+
+	/**
+	 * The longest command timeout taken as meant: beyond it the timeout is what to
+	 * shorten, within it the lease is what to lengthen.
+	 */
+	private static final Duration FEW_SECONDS = Duration.ofSeconds(10);
 
 	private CommandTimeoutCheck() {
 	}
@@ -59,9 +66,13 @@ final class CommandTimeoutCheck {
 		if (timeout == null || timeout.compareTo(lease) < 0) {
 			return false;
 		}
-		logger.warn("The Redis command timeout (" + timeout + ") is not shorter than the lock lease (" + lease
-				+ ", setnx.lock.lease-time): a renewal Redis does not answer fails only after the lease"
-				+ " ended. Set spring.data.redis.timeout to a few seconds.");
+		String advice = (timeout.compareTo(FEW_SECONDS) <= 0)
+				? "Set setnx.lock.lease-time well above the command timeout, such as 30s (a bare number is"
+						+ " milliseconds)."
+				: "Set spring.data.redis.timeout to a few seconds.";
+		logger.warn("The Redis command timeout (" + timeout + ", spring.data.redis.timeout) is not shorter than the"
+				+ " lock lease (" + lease + ", setnx.lock.lease-time): a renewal Redis does not answer fails only"
+				+ " after the lease ended. " + advice);
 		return true;
 	}
 

@@ -69,7 +69,7 @@ public final class DistributedLockAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	@ConditionalOnMissingBean
-	static DistributedLockAdvisor distributedLockAdvisor(ObjectProvider<LockRegistry> registry,
+	static DistributedLockAdvisor setnxLockDistributedLockAdvisor(ObjectProvider<LockRegistry> registry,
 			ObjectProvider<LockTimings> timings, Environment environment) {
 		DistributedLockAdvisor advisor = new DistributedLockAdvisor(registry::getObject, timings::getObject);
 		// Bound here rather than injected: advisors are created before most beans, and

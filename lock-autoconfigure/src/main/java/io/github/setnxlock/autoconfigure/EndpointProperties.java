@@ -16,8 +16,6 @@
 
 package io.github.setnxlock.autoconfigure;
 
-import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
-
 /**
  * Settings of the actuator 'locks' endpoint.
  *
@@ -25,46 +23,26 @@ import org.springframework.boot.context.properties.DeprecatedConfigurationProper
  */
 public class EndpointProperties {
 
-	private final ForceRelease forceRelease = new ForceRelease();
+	/**
+	 * How many locks at most the 'locks' endpoint lists from Redis (held by any
+	 * instance), found by SCAN over the key prefix; each costs a read.
+	 */
+	private int scanLimit = 100;
 
 	/**
-	 * Return the {@code setnx.lock.endpoint.force-release.*} settings.
-	 * @return the settings
+	 * Return the value of {@code setnx.lock.endpoint.scan-limit}.
+	 * @return the value
 	 */
-	public ForceRelease getForceRelease() {
-		return this.forceRelease;
+	public int getScanLimit() {
+		return this.scanLimit;
 	}
 
 	/**
-	 * Settings of the endpoint's force-release operation.
+	 * Set the value of {@code setnx.lock.endpoint.scan-limit}.
+	 * @param scanLimit the value
 	 */
-	public static class ForceRelease {
-
-		/**
-		 * Whether the 'locks' endpoint offers its delete operation, which releases any
-		 * lock whoever holds it, by making the endpoint's default access unrestricted.
-		 * Secure the endpoint before turning it on.
-		 */
-		private boolean enabled;
-
-		/**
-		 * Return the value of {@code setnx.lock.endpoint.force-release.enabled}.
-		 * @return the value
-		 */
-		@DeprecatedConfigurationProperty(replacement = "management.endpoint.locks.access",
-				reason = "Spring Boot's endpoint access governs the force-release operation", since = "0.1.0")
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		/**
-		 * Set the value of {@code setnx.lock.endpoint.force-release.enabled}.
-		 * @param enabled the value
-		 */
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
+	public void setScanLimit(int scanLimit) {
+		this.scanLimit = scanLimit;
 	}
 
 }

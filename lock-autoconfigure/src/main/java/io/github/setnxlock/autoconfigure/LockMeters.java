@@ -25,24 +25,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent;
-import io.github.setnxlock.redis.LockProtocol;
 
 /**
- * Records what a lock registry reports as Micrometer meters. Every meter is tagged with
- * the lock's logical name ({@code unnamed} for locks obtained without one), never with
- * its key, so the number of meters stays bounded however many keys are locked:
+ * Records what a lock registry reports as Micrometer meters, beside the timers its
+ * observations give. Every meter is tagged with the lock's logical name ({@code unnamed}
+ * for locks obtained without one), never with its key, so the number of meters stays
+ * bounded however many keys are locked:
  * <ul>
- * <li>{@code setnx.lock.acquire} (timer): acquisitions that went to Redis, by
- * {@code result} ({@code acquired}, {@code timeout}, {@code error}, {@code interrupted})
- * and {@code protocol}; the time is the caller's wait;</li>
  * <li>{@code setnx.lock.active} (gauge): holds in this JVM now;</li>
- * <li>{@code setnx.lock.hold} (timer): how long holds lasted, by {@code result}
- * ({@code released}, or {@code lost} when the hold had been lost before its
- * release);</li>
  * <li>{@code setnx.lock.takeovers} (counter): acquisitions that took over a holder's
  * expired claim (timestamp protocol);</li>
  * <li>{@code setnx.lock.lost} (counter): holds lost before their release, by
@@ -53,10 +46,17 @@ import io.github.setnxlock.redis.LockProtocol;
  * part of, by {@code node} ({@code host:port}, one of the configured nodes, so the tag
  * stays bounded) and {@code reason} ({@code timeout}, {@code error}).</li>
  * </ul>
+ * The wait and hold timers, {@code setnx.lock.acquire} and {@code setnx.lock.hold}, are
+ * not made here: a meter observation handler (Spring Boot's default one) makes them of
+ * the registry's observations
+ * ({@link io.github.setnxlock.observation.LockObservationDocumentation}), and without an
+ * observation registry there are none.
+ * <p>
  * A lock name's meters are registered together on its first use, and looked up in a map
  * by name afterwards rather than through the meter registry on every event;
  * {@link #preRegister(String)} registers them ahead, so dashboards show zeros rather than
- * gaps.
+ * gaps. With the starter, where the observations are timed, a name's timers are
+ * registered with them, one per result.
  *
  * @author setnx-lock authors
  */
@@ -66,30 +66,26 @@ public class LockMeters implements LockListener {
 
 	private final MeterRegistry registry;
 
-	private final String protocol;
-
 	private final Map<String, NamedMeters> byName = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> nodeFailures = new ConcurrentHashMap<>();
 
-	/**
-	 * Create meters for a registry's locks.
-	 * @param registry the meter registry
-	 * @param protocol the lock registry's protocol, for the {@code protocol} tag
-	 */
-	public LockMeters(MeterRegistry registry, LockProtocol protocol) {
-		this(registry, protocol.name().toLowerCase(Locale.ROOT));
-	}
+	private final ObservedLockTimers timers;
 
 	/**
 	 * Create meters for a registry's locks.
 	 * @param registry the meter registry
-	 * @param protocol the {@code protocol} tag: {@code token}, {@code timestamp}, or
-	 * {@code redlock} for the token protocol on several nodes
 	 */
-	public LockMeters(MeterRegistry registry, String protocol) {
+	public LockMeters(MeterRegistry registry) {
+		this(registry, null);
+	}
+
+	/**
+	 * Create meters that also register the timers of a lock name's observations ahead.
+	 */
+	LockMeters(MeterRegistry registry, ObservedLockTimers timers) {
 		this.registry = registry;
-		this.protocol = protocol;
+		this.timers = timers;
 	}
 
 	/**
@@ -103,7 +99,6 @@ public class LockMeters implements LockListener {
 	@Override
 	public void acquisitionEnded(Acquisition acquisition) {
 		NamedMeters meters = meters(acquisition.name());
-		meters.acquire.get(acquisition.result()).record(acquisition.waited());
 		if (acquisition.result() == Acquisition.Result.ACQUIRED) {
 			meters.active.incrementAndGet();
 			if (acquisition.tookOver()) {
@@ -114,9 +109,7 @@ public class LockMeters implements LockListener {
 
 	@Override
 	public void released(Release release) {
-		NamedMeters meters = meters(release.name());
-		meters.active.decrementAndGet();
-		(release.lost() ? meters.heldUntilLost : meters.heldUntilReleased).record(release.held());
+		meters(release.name()).active.decrementAndGet();
 	}
 
 	@Override
@@ -150,19 +143,16 @@ public class LockMeters implements LockListener {
 	}
 
 	private NamedMeters register(String tag) {
-		return new NamedMeters(tag, this.registry, this.protocol);
+		if (this.timers != null) {
+			this.timers.register(tag);
+		}
+		return new NamedMeters(tag, this.registry);
 	}
 
 	/**
 	 * The meters of one lock name.
 	 */
 	private static final class NamedMeters {
-
-		private final Map<Acquisition.Result, Timer> acquire = new EnumMap<>(Acquisition.Result.class);
-
-		private final Timer heldUntilReleased;
-
-		private final Timer heldUntilLost;
 
 		private final AtomicInteger active = new AtomicInteger();
 
@@ -174,18 +164,7 @@ public class LockMeters implements LockListener {
 
 		private final Map<LockLostEvent.Reason, Counter> lost = new EnumMap<>(LockLostEvent.Reason.class);
 
-		NamedMeters(String name, MeterRegistry registry, String protocol) {
-			for (Acquisition.Result result : Acquisition.Result.values()) {
-				this.acquire.put(result,
-						Timer.builder("setnx.lock.acquire")
-							.description("Acquisitions of locks in Redis, timed from the call to its end")
-							.tag("name", name)
-							.tag("result", result.name().toLowerCase(Locale.ROOT))
-							.tag("protocol", protocol)
-							.register(registry));
-			}
-			this.heldUntilReleased = holdTimer(name, "released", registry);
-			this.heldUntilLost = holdTimer(name, "lost", registry);
+		NamedMeters(String name, MeterRegistry registry) {
 			Gauge.builder("setnx.lock.active", this.active, AtomicInteger::get)
 				.description("Holds of locks in this JVM")
 				.tag("name", name)
@@ -204,14 +183,6 @@ public class LockMeters implements LockListener {
 							.tag("reason", reason.name().toLowerCase(Locale.ROOT).replace('_', '-'))
 							.register(registry));
 			}
-		}
-
-		private static Timer holdTimer(String name, String result, MeterRegistry registry) {
-			return Timer.builder("setnx.lock.hold")
-				.description("How long holds of locks lasted")
-				.tag("name", name)
-				.tag("result", result)
-				.register(registry);
 		}
 
 		private static Counter renewals(String name, String result, MeterRegistry registry) {

@@ -28,6 +28,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -37,9 +38,7 @@ import io.github.setnxlock.redis.operator.LockOperations;
  * Auto-configures the actuator {@code locks} endpoint when it is available (exposed, and
  * its access not {@code none}). Spring Boot's endpoint access governs its force-release
  * (delete) operation: the endpoint is read-only by default, and offers the operation with
- * {@code management.endpoint.locks.access=unrestricted}. The deprecated
- * {@code setnx.lock.endpoint.force-release.enabled=true} still offers it (see
- * {@link ForceReleaseAccessEnvironmentPostProcessor}). A global default that makes the
+ * {@code management.endpoint.locks.access=unrestricted}. A global default that makes the
  * endpoint unrestricted offers it too, with a warning at start-up.
  *
  * @author setnx-lock authors
@@ -54,10 +53,15 @@ public final class LocksEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LocksEndpoint locksEndpoint(LockOperations operations, ObjectProvider<EndpointAccessResolver> accessResolver,
-			Environment environment) {
+	LocksEndpoint setnxLocksEndpoint(LockOperations operations, ObjectProvider<EndpointAccessResolver> accessResolver,
+			Environment environment, ObjectProvider<SetnxLockProperties> properties) {
 		accessResolver.ifAvailable((resolver) -> warnIfUnrestrictedByDefault(resolver, environment));
-		return new LocksEndpoint(operations);
+		int scanLimit = properties.getIfAvailable(SetnxLockProperties::new).getEndpoint().getScanLimit();
+		if (scanLimit < 1) {
+			throw new InvalidConfigurationPropertyValueException("setnx.lock.endpoint.scan-limit", scanLimit,
+					"At least 1.");
+		}
+		return new LocksEndpoint(operations, scanLimit);
 	}
 
 	/**
@@ -67,8 +71,7 @@ public final class LocksEndpointAutoConfiguration {
 	 */
 	private static void warnIfUnrestrictedByDefault(EndpointAccessResolver resolver, Environment environment) {
 		Access access = resolver.accessFor(EndpointId.of("locks"), Access.READ_ONLY);
-		if (access == Access.UNRESTRICTED && !environment.containsProperty("management.endpoint.locks.access")
-				&& !environment.containsProperty(ForceReleaseAccessEnvironmentPostProcessor.FORCE_RELEASE_PROPERTY)) {
+		if (access == Access.UNRESTRICTED && !environment.containsProperty("management.endpoint.locks.access")) {
 			logger.warn("The locks endpoint offers its force-release operation, which releases any lock whoever"
 					+ " holds it, because the access of actuator endpoints is unrestricted by default here; set"
 					+ " management.endpoint.locks.access=read-only to keep it read-only, or =unrestricted to say"

@@ -24,7 +24,9 @@ package io.github.setnxlock.autoconfigure;
 public class MetricsProperties {
 
 	/**
-	 * Whether to record lock meters (setnx.lock.*) when Micrometer is present.
+	 * Whether to record the lock meters that observations do not give (setnx.lock.active
+	 * and the counters) when Micrometer is present. The wait and hold timers are those of
+	 * the lock observations.
 	 */
 	private boolean enabled = true;
 

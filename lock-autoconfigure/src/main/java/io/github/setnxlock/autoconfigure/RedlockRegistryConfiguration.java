@@ -30,6 +30,7 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockRegistry;
@@ -74,9 +75,10 @@ class RedlockRegistryConfiguration {
 		SetnxLockRegistry setnxLockRegistry(RedlockConnections connections, SetnxLockProperties properties,
 				ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
 				ObjectProvider<LockWaitObservationConvention> waitConvention,
-				ObjectProvider<LockHoldObservationConvention> holdConvention) {
+				ObjectProvider<LockHoldObservationConvention> holdConvention, Environment environment) {
 			List<RedlockNode> nodes = connections.nodes();
-			SetnxLockRegistry registry = new SetnxLockRegistry(nodes, settings(properties),
+			SetnxLockRegistry registry = new SetnxLockRegistry(nodes,
+					SetnxLockAutoConfiguration.named(settings(properties), environment),
 					listeners.orderedStream().toList());
 			return SetnxLockAutoConfiguration.observed(registry, observationRegistry, waitConvention, holdConvention);
 		}

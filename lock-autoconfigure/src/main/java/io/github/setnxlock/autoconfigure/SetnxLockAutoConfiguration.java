@@ -57,10 +57,12 @@ import io.github.setnxlock.redis.operator.LockOperations;
  * methods; with an {@link ObservationRegistry}, waits for locks and holds are observed,
  * named and tagged by the application's {@link LockWaitObservationConvention} and
  * {@link LockHoldObservationConvention} beans (a single or primary bean of each type).
- * Nothing here talks to Redis, so the application starts while Redis is down; invalid
- * settings fail start-up with the name of the property, and settings that are probably
- * mistaken (an unknown name, a duration without a unit, a lease under a second) are
- * warned of (see {@link SetnxLockPropertiesCheck}).
+ * Nothing here waits for Redis: the registry starts connecting and loading its scripts in
+ * the background when it is made, so the first lock call of a started application finds
+ * them ready and the application starts while Redis is down; invalid settings fail
+ * start-up with the name of the property, and settings that are probably mistaken (an
+ * unknown name, a duration without a unit, a lease under a second) are warned of (see
+ * {@link SetnxLockPropertiesCheck}).
  *
  * @author setnx-lock authors
  */
@@ -78,8 +80,8 @@ public final class SetnxLockAutoConfiguration {
 	SetnxLockRegistry setnxLockRegistry(RedisConnectionFactory connectionFactory, SetnxLockProperties properties,
 			ObjectProvider<LockListener> listeners, ObjectProvider<ObservationRegistry> observationRegistry,
 			ObjectProvider<LockWaitObservationConvention> waitConvention,
-			ObjectProvider<LockHoldObservationConvention> holdConvention) {
-		SetnxLockSettings settings = settings(properties);
+			ObjectProvider<LockHoldObservationConvention> holdConvention, Environment environment) {
+		SetnxLockSettings settings = named(settings(properties), environment);
 		CommandTimeoutCheck.warnIfNotShorter(connectionFactory, settings.leaseTime());
 		SetnxLockRegistry registry = new SetnxLockRegistry(new StringRedisTemplate(connectionFactory), settings,
 				listeners.orderedStream().toList());
@@ -140,6 +142,13 @@ public final class SetnxLockAutoConfiguration {
 		return new PropertiesLockTimings(properties.getWaitTime(), properties.getLocks());
 	}
 
+	/**
+	 * Give the settings the application's name, for the holder that owner tokens name.
+	 */
+	static SetnxLockSettings named(SetnxLockSettings settings, Environment environment) {
+		return settings.toBuilder().applicationName(environment.getProperty("spring.application.name")).build();
+	}
+
 	static SetnxLockSettings settings(SetnxLockProperties properties) {
 		if (properties.getKeyPrefix() == null) {
 			throw new InvalidConfigurationPropertyValueException("setnx.lock.key-prefix", null,
@@ -192,6 +201,7 @@ public final class SetnxLockAutoConfiguration {
 			.localHandoff(new LocalHandoffSettings(handoff.isEnabled(), handoff.getMaxHandoffs(), handoff.getMaxTime()))
 			.nodeTimeout(nodeTimeout)
 			.restartDelay(restartDelay(properties.getRedlock().getRestartDelay()))
+			.holderIdentity(properties.isHolderIdentity())
 			.build();
 	}
 

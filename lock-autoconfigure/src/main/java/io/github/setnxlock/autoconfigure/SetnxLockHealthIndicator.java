@@ -29,6 +29,12 @@ import io.github.setnxlock.redis.operator.LockOperations;
  * {@code no subscription yet} until the first wait for a lock subscribes,
  * {@code listening} while subscribed, and {@code not listening} when the subscription is
  * being made, was refused or was lost (waiters then re-check on their own).
+ * <p>
+ * It answers within a second, whatever the client's command timeout: a Redis that does
+ * not answer by then is down, with why Redis counts as unreachable where a lock call
+ * found out. While the application's first connection is still on its way it waits as a
+ * first lock call does, so an application that has just started is not reported down for
+ * its client's slow start.
  *
  * @author setnx-lock authors
  */

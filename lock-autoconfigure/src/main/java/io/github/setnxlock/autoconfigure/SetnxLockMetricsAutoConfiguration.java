@@ -16,8 +16,12 @@
 
 package io.github.setnxlock.autoconfigure;
 
+import java.util.Locale;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
+import io.micrometer.observation.ObservationFilter;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -27,20 +31,20 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.Ordered;
-import org.springframework.core.annotation.Order;
 
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.DistributedLockAdvisor;
-import io.github.setnxlock.observation.LockObservationContext;
+import io.github.setnxlock.observation.LockHoldObservationConvention;
+import io.github.setnxlock.observation.LockWaitObservationConvention;
 
 /**
  * Auto-configures {@link LockMeters} when Micrometer and a {@link MeterRegistry} are
  * there, unless {@code setnx.lock.metrics.enabled=false}. The lock registry reports to
  * them as to every other {@link io.github.setnxlock.LockListener} bean; the meters of
- * every {@code @DistributedLock} are registered at start-up. With Micrometer's
- * observations, lock observations are kept from Boot's default meter handler, which would
- * time the phases a second time ({@link LockObservationsMeteredByLockMeters}).
+ * every {@code @DistributedLock} are registered at start-up. The wait and hold timers are
+ * Spring Boot's meter observation handler's, made of the lock observations; where it
+ * times them, the timers of a lock name are registered with its other meters
+ * ({@link ObservedLockTimers}).
  *
  * @author setnx-lock authors
  */
@@ -53,16 +57,18 @@ public final class SetnxLockMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockMeters setnxLockMeters(MeterRegistry meterRegistry, SetnxLockProperties properties) {
-		// Under Redlock, as observations and the operator API name it.
-		return properties.getRedlock().getNodes().isEmpty() ? new LockMeters(meterRegistry, properties.getProtocol())
-				: new LockMeters(meterRegistry, "redlock");
-	}
-
-	@Bean
-	@Order(Ordered.HIGHEST_PRECEDENCE)
-	MeterObservationHandler<LockObservationContext> setnxLockObservationsMeteredByLockMeters() {
-		return new LockObservationsMeteredByLockMeters();
+	LockMeters setnxLockMeters(MeterRegistry meterRegistry, SetnxLockProperties properties,
+			ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<MeterObservationHandler<?>> meterHandlers, ObjectProvider<ObservationFilter> filters,
+			ObjectProvider<LockWaitObservationConvention> waitConvention,
+			ObjectProvider<LockHoldObservationConvention> holdConvention) {
+		// Under Redlock, as the observations name it.
+		String protocol = properties.getRedlock().getNodes().isEmpty()
+				? properties.getProtocol().name().toLowerCase(Locale.ROOT) : "redlock";
+		return new LockMeters(meterRegistry,
+				ObservedLockTimers.of(meterRegistry, protocol, observationRegistry.getIfAvailable(),
+						meterHandlers.orderedStream().toList(), filters.orderedStream().toList(),
+						waitConvention.getIfUnique(), holdConvention.getIfUnique()));
 	}
 
 	@Bean

@@ -68,6 +68,14 @@ public class SetnxLockProperties {
 	 */
 	private String releaseChannel = "setnx-lock:released";
 
+	/**
+	 * Whether the owner tokens written to Redis name who holds each lock (the
+	 * application's spring.application.name, host, process id and thread), for operators
+	 * who read them with redis-cli or the locks endpoint. Turn it off where host or
+	 * thread names are not to be stored in Redis.
+	 */
+	private boolean holderIdentity = true;
+
 	@NestedConfigurationProperty
 	private final TimestampProperties timestamp = new TimestampProperties();
 
@@ -194,6 +202,22 @@ public class SetnxLockProperties {
 	 */
 	public void setReleaseChannel(String releaseChannel) {
 		this.releaseChannel = releaseChannel;
+	}
+
+	/**
+	 * Return the value of {@code setnx.lock.holder-identity}.
+	 * @return the value
+	 */
+	public boolean isHolderIdentity() {
+		return this.holderIdentity;
+	}
+
+	/**
+	 * Set the value of {@code setnx.lock.holder-identity}.
+	 * @param holderIdentity the value
+	 */
+	public void setHolderIdentity(boolean holderIdentity) {
+		this.holderIdentity = holderIdentity;
 	}
 
 	/**

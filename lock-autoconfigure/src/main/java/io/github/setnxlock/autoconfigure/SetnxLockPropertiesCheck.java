@@ -38,10 +38,9 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * what they seem to: a name that binds to no property (a typo, with the known name it is
  * closest to), a per-lock name with dots written without brackets, a duration written as
  * a bare number (Spring Boot reads it as milliseconds, so {@code lease-time: 5} is 5ms),
- * a lease under a second, and the deprecated
- * {@code setnx.lock.endpoint.force-release.enabled}. Names and raw values come from the
- * Environment's property sources, where only the first source that has a name counts, as
- * in binding; the leases come from the bound {@link SetnxLockProperties}.
+ * and a lease under a second. Names and raw values come from the Environment's property
+ * sources, where only the first source that has a name counts, as in binding; the leases
+ * come from the bound {@link SetnxLockProperties}.
  *
  * @author setnx-lock authors
  */
@@ -77,16 +76,6 @@ final class SetnxLockPropertiesCheck implements SmartInitializingSingleton {
 					}
 				});
 			}
-		}
-		if (this.properties.getEndpoint().getForceRelease().isEnabled()) {
-			String decided = ForceReleaseAccessEnvironmentPostProcessor.ACCESS_SETTINGS.stream()
-				.filter(this.environment::containsProperty)
-				.findFirst()
-				.orElse(null);
-			logger.warn(ForceReleaseAccessEnvironmentPostProcessor.FORCE_RELEASE_PROPERTY
-					+ " is deprecated: set management.endpoint.locks.access=unrestricted instead to offer the locks"
-					+ " endpoint's force-release operation" + ((decided != null)
-							? "; it is ignored here, as " + decided + " decides the endpoint's access" : ""));
 		}
 		warnIfShort("setnx.lock.lease-time", this.properties.getLeaseTime());
 		this.properties.getLocks()

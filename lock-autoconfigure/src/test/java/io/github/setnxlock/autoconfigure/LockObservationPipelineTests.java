@@ -49,10 +49,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One pipeline for lock observability under Spring Boot's own observation and metrics
- * auto-configuration, against a real {@code redis-server}: each phase is timed once (by
- * the lock meters, not a second time by Boot's meter observation handler), the
- * observations still reach the application's other handlers, and the application's
- * observation conventions name them.
+ * auto-configuration, against a real {@code redis-server}: Boot's default meter
+ * observation handler times each phase once, from its observation, under the names and
+ * tags dashboards read; the observations still reach the application's other handlers;
+ * and the application's observation conventions name them, timers included.
  *
  * @author setnx-lock authors
  */
@@ -73,47 +73,91 @@ class LockObservationPipelineTests {
 	}
 
 	@Test
-	void eachPhaseIsTimedOnceByTheLockMeters() {
+	void eachPhaseIsTimedOnceFromItsObservation() {
 		runner.run((context) -> {
 			LockRegistry registry = context.getBean(LockRegistry.class);
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			contendAndRelease(registry, "pipeline:once");
-			assertThat(meters.get("setnx.lock.acquire").tags("name", "pipeline", "result", "acquired").timer().count())
-				.isEqualTo(1);
+			assertThat(meters.get("setnx.lock.acquire")
+				.tags("name", "pipeline", "result", "acquired", "protocol", "token", "error", "none")
+				.timer()
+				.count()).isEqualTo(1);
 			assertThat(meters.get("setnx.lock.acquire").tags("name", "pipeline", "result", "timeout").timer().count())
 				.isEqualTo(1);
-			assertThat(meters.get("setnx.lock.hold").tags("name", "pipeline", "result", "released").timer().count())
-				.isEqualTo(1);
+			assertThat(meters.get("setnx.lock.hold")
+				.tags("name", "pipeline", "result", "released", "protocol", "token", "error", "none")
+				.timer()
+				.count()).isEqualTo(1);
+			// One timer per result: the lock meters' zeros are the same meters.
+			assertThat(meters.get("setnx.lock.acquire").tag("name", "pipeline").timers()).hasSize(4);
+			assertThat(meters.get("setnx.lock.hold").tag("name", "pipeline").timers()).hasSize(2);
 			assertThat(namesOf(meters)).noneMatch((name) -> name.startsWith("setnx.lock.wait"))
 				.noneMatch((name) -> name.startsWith("setnx.lock.held"));
 			// The observations themselves went on: tracing and other handlers see them.
-			assertThat(context.getBean(SeenObservations.class).names).contains("setnx.lock.wait", "setnx.lock.held");
+			assertThat(context.getBean(SeenObservations.class).names).contains("setnx.lock.acquire", "setnx.lock.hold");
 		});
 	}
 
 	@Test
-	void withoutTheLockMetersBootsHandlerTimesTheObservationsInstead() {
+	void bootsHandlerAddsLongTaskTimersOfWaitsAndHoldsInProgress() {
+		runner.run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("pipeline:active", "pipeline");
+			lock.lock();
+			try {
+				assertThat(meters.get("setnx.lock.hold.active").tag("name", "pipeline").longTaskTimer().activeTasks())
+					.isEqualTo(1);
+			}
+			finally {
+				lock.unlock();
+			}
+			assertThat(meters.get("setnx.lock.hold.active").tag("name", "pipeline").longTaskTimer().activeTasks())
+				.isZero();
+			assertThat(namesOf(meters)).contains("setnx.lock.acquire.active");
+		});
+	}
+
+	@Test
+	void withoutBootsLongTaskTimersOnlyTheTimers() {
+		runner.withPropertyValues("management.metrics.observations.ignored-meters=long-task-timer").run((context) -> {
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			contendAndRelease(context.getBean(LockRegistry.class), "pipeline:no-active");
+			assertThat(namesOf(meters)).contains("setnx.lock.acquire", "setnx.lock.hold")
+				.doesNotContain("setnx.lock.acquire.active", "setnx.lock.hold.active");
+		});
+	}
+
+	@Test
+	void withoutTheLockMetersTheTimersStayButOnlyForResultsSeen() {
 		runner.withPropertyValues("setnx.lock.metrics.enabled=false").run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
 			contendAndRelease(context.getBean(LockRegistry.class), "pipeline:boot");
-			assertThat(namesOf(meters)).doesNotContain("setnx.lock.acquire", "setnx.lock.hold")
-				.contains("setnx.lock.wait", "setnx.lock.held");
-			assertThat(meters.get("setnx.lock.wait").tags("setnx.lock.result", "acquired").timer().count())
+			assertThat(namesOf(meters)).contains("setnx.lock.acquire", "setnx.lock.hold")
+				.doesNotContain("setnx.lock.active", "setnx.lock.lost");
+			assertThat(meters.get("setnx.lock.acquire").tags("name", "pipeline", "result", "acquired").timer().count())
 				.isEqualTo(1);
+			// No zeros registered ahead without the lock meters.
+			assertThat(meters.find("setnx.lock.acquire").tag("result", "error").timers()).isEmpty();
 		});
 	}
 
 	@Test
-	void theApplicationsConventionsNameTheObservations() {
+	void theApplicationsConventionsNameTheObservationsAndTheirTimers() {
 		runner.withBean(LockWaitObservationConvention.class, OrderWaits::new)
 			.withBean(LockHoldObservationConvention.class, OrderHolds::new)
 			.run((context) -> {
 				contendAndRelease(context.getBean(LockRegistry.class), "pipeline:conventions");
 				assertThat(context.getBean(SeenObservations.class).names)
 					.contains("orders.lock.wait", "orders.lock.hold")
-					.doesNotContain("setnx.lock.wait", "setnx.lock.held");
-				assertThat(namesOf(context.getBean(MeterRegistry.class)))
-					.noneMatch((name) -> name.startsWith("orders."));
+					.doesNotContain("setnx.lock.acquire", "setnx.lock.hold");
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(namesOf(meters)).doesNotContain("setnx.lock.acquire", "setnx.lock.hold");
+				assertThat(
+						meters.get("orders.lock.wait").tags("name", "pipeline", "result", "acquired").timer().count())
+					.isEqualTo(1);
+				// Registered ahead under the application's names too.
+				assertThat(meters.get("orders.lock.wait").tag("name", "pipeline").timers()).hasSize(4);
+				assertThat(meters.get("orders.lock.hold").tag("name", "pipeline").timers()).hasSize(2);
 			});
 	}
 

@@ -33,9 +33,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-import org.springframework.boot.Banner;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
 import org.springframework.boot.actuate.endpoint.EndpointId;
@@ -48,13 +45,11 @@ import org.springframework.boot.actuate.endpoint.invoke.ParameterValueMapper;
 import org.springframework.boot.actuate.endpoint.jmx.JmxOperation;
 import org.springframework.boot.actuate.endpoint.jmx.annotation.JmxEndpointDiscoverer;
 import org.springframework.boot.convert.ApplicationConversionService;
-import org.springframework.boot.support.EnvironmentPostProcessorApplicationListener;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.convert.support.ConfigurableConversionService;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,8 +58,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The actuator {@code locks} endpoint against a real {@code redis-server}: what it lists
  * and reads, that owner tokens never show, that Spring Boot's endpoint access offers the
- * force-release only when unrestricted (or with the deprecated property), and what it
- * does.
+ * force-release only when unrestricted, and what it does.
  *
  * @author setnx-lock authors
  */
@@ -175,10 +169,10 @@ class LocksEndpointAutoConfigurationTests {
 			assertThat(stuck.tryLock(Duration.ZERO, Duration.ofMinutes(5))).isTrue();
 			long stuckToken = stuck.fencingToken();
 			assertThat(forceRelease.invoke(invocation("stuck")))
-				.isEqualTo(new LocksEndpoint.ForceRelease("stuck", true));
+				.isEqualTo(new LocksEndpoint.ForceRelease("stuck", true, null));
 			assertThat(context.getBean(LocksEndpoint.class).lock("stuck").held()).isFalse();
 			assertThat(forceRelease.invoke(invocation("stuck")))
-				.isEqualTo(new LocksEndpoint.ForceRelease("stuck", false));
+				.isEqualTo(new LocksEndpoint.ForceRelease("stuck", false, null));
 			CompletableFuture.runAsync(() -> {
 				LeasedLock next = registry.obtain("stuck");
 				assertThat(next.tryLock()).isTrue();
@@ -186,6 +180,33 @@ class LocksEndpointAutoConfigurationTests {
 				next.unlock();
 			}).get();
 			assertThatExceptionOfType(LockLostException.class).isThrownBy(stuck::unlock);
+		});
+	}
+
+	@Test
+	void theForceReleaseTakesAKeyWithSlashesAndNeverGuessesWhichKeyWasMeant() {
+		runner().withPropertyValues("management.endpoint.locks.access=unrestricted").run((context) -> {
+			Operation forceRelease = forceRelease(context);
+			LockRegistry registry = context.getBean(LockRegistry.class);
+			LeasedLock stuck = registry.obtain("jobs/nightly/export");
+			assertThat(stuck.tryLock(Duration.ZERO, Duration.ofMinutes(5))).isTrue();
+			// Given with the prefix: nothing is released, and the answer says which key
+			// the operator may have meant.
+			assertThat(forceRelease.invoke(invocation("lock:jobs/nightly/export")))
+				.isEqualTo(new LocksEndpoint.ForceRelease("lock:jobs/nightly/export", false,
+						"No lock had the key 'lock:jobs/nightly/export'. Keys are given without the prefix 'lock:':"
+								+ " the lock of Redis key 'lock:jobs/nightly/export' is 'jobs/nightly/export'."));
+			assertThat(redis.server().execute("EXISTS", "lock:jobs/nightly/export")).isEqualTo(1L);
+			assertThat(forceRelease.invoke(invocation("jobs/nightly/export")))
+				.isEqualTo(new LocksEndpoint.ForceRelease("jobs/nightly/export", true, null));
+			assertThat(redis.server().execute("EXISTS", "lock:jobs/nightly/export")).isEqualTo(0L);
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(stuck::unlock);
+			LeasedLock prefixed = registry.obtain("lock:audit");
+			assertThat(prefixed.tryLock(Duration.ZERO, Duration.ofMinutes(5))).isTrue();
+			// A key that starts with the prefix and holds a lock as given is that lock.
+			assertThat(forceRelease.invoke(invocation("lock:audit")))
+				.isEqualTo(new LocksEndpoint.ForceRelease("lock:audit", true, null));
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(prefixed::unlock);
 		});
 	}
 
@@ -199,41 +220,8 @@ class LocksEndpointAutoConfigurationTests {
 	}
 
 	@Test
-	void theDeprecatedPropertyStillOffersTheForceReleaseAndIsWarnedOf(CapturedOutput output) {
+	void theForceReleasePropertyOfBeforeTheFirstReleaseOffersNothing() {
 		runner().withPropertyValues("setnx.lock.endpoint.force-release.enabled=true")
-			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
-			.run((context) -> {
-				LeasedLock held = context.getBean(LockRegistry.class).obtain("held-before-deprecation");
-				assertThat(held.tryLock(Duration.ZERO, Duration.ofMinutes(5))).isTrue();
-				assertThat(forceRelease(context).invoke(invocation("held-before-deprecation")))
-					.isEqualTo(new LocksEndpoint.ForceRelease("held-before-deprecation", true));
-				assertThatExceptionOfType(LockLostException.class).isThrownBy(held::unlock);
-				assertThat(output).contains("setnx.lock.endpoint.force-release.enabled is deprecated: set"
-						+ " management.endpoint.locks.access=unrestricted instead to offer the locks endpoint's"
-						+ " force-release operation");
-			});
-	}
-
-	@Test
-	void theDeprecatedPropertyYieldsToAnAccessTheApplicationSets() {
-		runner()
-			.withPropertyValues("setnx.lock.endpoint.force-release.enabled=true",
-					"management.endpoint.locks.access=read-only")
-			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
-			.run((context) -> assertThat(offeredOperations(context)).extracting(Operation::getType)
-				.doesNotContain(OperationType.DELETE));
-		runner()
-			.withPropertyValues("setnx.lock.endpoint.force-release.enabled=true",
-					"management.endpoints.access.max-permitted=read-only")
-			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
-			.run((context) -> assertThat(offeredOperations(context)).extracting(Operation::getType)
-				.doesNotContain(OperationType.DELETE));
-		// Boot reads an endpoint's own access before the global default, so the old
-		// property must not turn a read-only default into an unrestricted endpoint.
-		runner()
-			.withPropertyValues("setnx.lock.endpoint.force-release.enabled=true",
-					"management.endpoints.access.default=read-only")
-			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
 			.run((context) -> assertThat(offeredOperations(context)).extracting(Operation::getType)
 				.doesNotContain(OperationType.DELETE));
 	}
@@ -252,48 +240,6 @@ class LocksEndpointAutoConfigurationTests {
 			assertThat(offeredOperations(context)).extracting(Operation::getType).contains(OperationType.DELETE);
 			assertThat(output).doesNotContain("The locks endpoint offers its force-release operation");
 		});
-	}
-
-	@Test
-	void theDeprecatedPropertyBesideBootsOldEnabledSwitchDoesNotStopStartUp(CapturedOutput output) {
-		// Boot refuses management.endpoint.locks.access beside .enabled: the old property
-		// adds no access of its own then, and the warning says it is ignored.
-		runner()
-			.withPropertyValues("setnx.lock.endpoint.force-release.enabled=true",
-					"management.endpoint.locks.enabled=true")
-			.withInitializer(LocksEndpointAutoConfigurationTests::postProcessEnvironment)
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				assertThat(context.getEnvironment()
-					.getPropertySources()
-					.contains(ForceReleaseAccessEnvironmentPostProcessor.PROPERTY_SOURCE_NAME)).isFalse();
-				assertThat(offeredOperations(context)).extracting(Operation::getType).contains(OperationType.READ);
-				assertThat(output).contains(
-						"it is ignored here, as management.endpoint.locks.enabled decides the" + " endpoint's access");
-			});
-	}
-
-	@Test
-	void anApplicationPostProcessesItsEnvironmentForTheDeprecatedProperty() {
-		try (ConfigurableApplicationContext context = application()
-			.run("--setnx.lock.endpoint.force-release.enabled=true")) {
-			assertThat(context.getEnvironment().getProperty("management.endpoint.locks.access"))
-				.isEqualTo("unrestricted");
-		}
-		try (ConfigurableApplicationContext context = application().run()) {
-			assertThat(context.getEnvironment().getProperty("management.endpoint.locks.access")).isNull();
-		}
-	}
-
-	private static SpringApplication application() {
-		SpringApplication application = new SpringApplication(Object.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setBannerMode(Banner.Mode.OFF);
-		application.setLogStartupInfo(false);
-		// Only the listener that runs the environment post-processors found in
-		// spring.factories: the logging system stays as the other test classes use it.
-		application.setListeners(List.of(new EnvironmentPostProcessorApplicationListener()));
-		return application;
 	}
 
 	@Test
@@ -353,11 +299,6 @@ class LocksEndpointAutoConfigurationTests {
 
 	private static InvocationContext invocation(String key) {
 		return new InvocationContext(SecurityContext.NONE, Map.of("key", key));
-	}
-
-	private static void postProcessEnvironment(ConfigurableApplicationContext context) {
-		new ForceReleaseAccessEnvironmentPostProcessor().postProcessEnvironment(context.getEnvironment(),
-				new SpringApplication());
 	}
 
 	/**

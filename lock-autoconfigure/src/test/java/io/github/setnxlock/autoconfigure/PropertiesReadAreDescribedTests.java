@@ -35,7 +35,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepositoryJsonBuilder;
-import org.springframework.boot.configurationmetadata.Deprecation;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.core.annotation.MergedAnnotation;
@@ -93,20 +92,9 @@ class PropertiesReadAreDescribedTests {
 	}
 
 	@Test
-	void thePropertiesTheEnvironmentPostProcessorReadsAndWritesAreDescribed() {
-		assertDescribed(ForceReleaseAccessEnvironmentPostProcessor.FORCE_RELEASE_PROPERTY);
-		assertDescribed(ForceReleaseAccessEnvironmentPostProcessor.ACCESS_PROPERTY);
-	}
-
-	@Test
-	void theForceReleasePropertyIsDeprecatedForTheEndpointsAccess() {
-		Deprecation deprecation = metadata.get(ForceReleaseAccessEnvironmentPostProcessor.FORCE_RELEASE_PROPERTY)
-			.getDeprecation();
-		assertThat(deprecation).isNotNull();
-		assertThat(deprecation.getLevel()).isEqualTo(Deprecation.Level.WARNING);
-		assertThat(deprecation.getReplacement()).isEqualTo(ForceReleaseAccessEnvironmentPostProcessor.ACCESS_PROPERTY);
-		assertThat(metadata.get(ForceReleaseAccessEnvironmentPostProcessor.ACCESS_PROPERTY).getDefaultValue())
-			.isEqualTo("read_only");
+	void theEndpointsAccessIsDescribedWithItsReadOnlyDefault() {
+		assertDescribed("management.endpoint.locks.access");
+		assertThat(metadata.get("management.endpoint.locks.access").getDefaultValue()).isEqualTo("read_only");
 	}
 
 	private static void assertDescribed(String property) {

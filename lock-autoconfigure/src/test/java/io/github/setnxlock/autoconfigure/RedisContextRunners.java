@@ -20,6 +20,8 @@ import io.github.setnxlock.test.RedisServer;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -45,6 +47,16 @@ final class RedisContextRunners {
 					AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class))
 			.withConfiguration(AutoConfigurations.of(autoConfigurations))
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+	}
+
+	/**
+	 * Return Boot's observation registry and its default meter observation handler, which
+	 * makes the wait and hold timers of the lock observations, as an application with the
+	 * actuator has them.
+	 * @return the auto-configurations
+	 */
+	static AutoConfigurations bootTimingObservations() {
+		return AutoConfigurations.of(ObservationAutoConfiguration.class, MetricsAutoConfiguration.class);
 	}
 
 }

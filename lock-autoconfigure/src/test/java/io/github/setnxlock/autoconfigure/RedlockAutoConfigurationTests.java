@@ -80,6 +80,7 @@ class RedlockAutoConfigurationTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
 					SetnxLockHealthAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class))
+			.withConfiguration(RedisContextRunners.bootTimingObservations())
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			// The nodes as one comma-separated value, as an environment variable gives
 			// them.

@@ -36,7 +36,7 @@ import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.DistributedLock;
 import io.github.setnxlock.annotation.DistributedLockAdvisor;
-import io.github.setnxlock.annotation.LockNotAcquiredException;
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.annotation.LockTimings;
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.SetnxLockRegistry;
@@ -180,8 +180,20 @@ class SetnxLockAutoConfigurationTests {
 	void aCommandTimeoutNotShorterThanTheLeaseIsWarnedOfAtStartUp(CapturedOutput output) {
 		runner.withPropertyValues("spring.data.redis.timeout=60s", "setnx.lock.lease-time=30s").run((context) -> {
 			assertThat(context).hasNotFailed().hasSingleBean(SetnxLockRegistry.class);
-			assertThat(output).contains("The Redis command timeout (PT1M) is not shorter than the lock lease (PT30S")
+			assertThat(output)
+				.contains("The Redis command timeout (PT1M, spring.data.redis.timeout) is not shorter"
+						+ " than the lock lease (PT30S")
 				.contains("Set spring.data.redis.timeout to a few seconds");
+		});
+	}
+
+	@Test
+	void aLeaseShorterThanAFewSecondsCommandTimeoutIsTheSettingTheWarningNames(CapturedOutput output) {
+		runner.withPropertyValues("spring.data.redis.timeout=2s", "setnx.lock.lease-time=5").run((context) -> {
+			assertThat(context).hasNotFailed().hasSingleBean(SetnxLockRegistry.class);
+			assertThat(output).contains("not shorter than the lock lease (PT0.005S, setnx.lock.lease-time)")
+				.contains("Set setnx.lock.lease-time well above the command timeout")
+				.doesNotContain("Set spring.data.redis.timeout");
 		});
 	}
 
@@ -240,9 +252,9 @@ class SetnxLockAutoConfigurationTests {
 			lock.unlock();
 			TestObservationRegistryAssert
 				.assertThat((TestObservationRegistry) context.getBean(ObservationRegistry.class))
-				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.hasObservationWithNameEqualTo("setnx.lock.hold")
 				.that()
-				.hasLowCardinalityKeyValue("setnx.lock.name", "observed");
+				.hasLowCardinalityKeyValue("name", "observed");
 		});
 	}
 

@@ -20,7 +20,8 @@ import java.time.Duration;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.redis.gateway.LockScripts;
+import io.github.setnxlock.redis.operator.LockOperations;
+import io.github.setnxlock.redis.token.TokenLockCommands;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -43,6 +44,12 @@ import static org.awaitility.Awaitility.await;
  */
 class SetnxLockHealthAutoConfigurationTests {
 
+	/**
+	 * The scripts a registry of the token protocol loads: the protocol's and the
+	 * operator's.
+	 */
+	private static final int TOKEN_SCRIPTS = TokenLockCommands.SCRIPTS.size() + LockOperations.SCRIPTS.size();
+
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
 
@@ -62,10 +69,10 @@ class SetnxLockHealthAutoConfigurationTests {
 			assertThat(health.getDetails()).containsEntry("protocol", "token")
 				.containsEntry("keyPrefix", "lock:")
 				.containsEntry("localKeys", 1)
-				.containsEntry("scripts", LockScripts.ALL.size());
+				.containsEntry("scripts", TOKEN_SCRIPTS);
 			// Loaded again by the check: the unlock needs no NOSCRIPT round trip.
 			assertThat((String) redis.server().execute("INFO", "memory"))
-				.contains("number_of_cached_scripts:" + LockScripts.ALL.size());
+				.contains("number_of_cached_scripts:" + TOKEN_SCRIPTS);
 			lock.unlock();
 		});
 	}
@@ -105,6 +112,28 @@ class SetnxLockHealthAutoConfigurationTests {
 			}
 			finally {
 				redis.server().restart();
+			}
+		});
+	}
+
+	@Test
+	void whenRedisStallsThenDownWithinASecondWhateverTheCommandTimeout() {
+		// A command timeout far longer than the bound, as Lettuce's default of a minute
+		// is.
+		runner().withPropertyValues("spring.data.redis.timeout=20s").run((context) -> {
+			HealthIndicator indicator = context.getBean("setnxLockHealthIndicator", HealthIndicator.class);
+			assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);
+			redis.server().pause();
+			try {
+				long start = System.nanoTime();
+				Health health = indicator.health();
+				assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+				assertThat(String.valueOf(health.getDetails().get("error"))).contains("did not answer within 1000 ms");
+				// A second, and room for a loaded machine.
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+			}
+			finally {
+				redis.server().resume();
 			}
 		});
 	}

@@ -17,10 +17,13 @@
 package io.github.setnxlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.github.setnxlock.LeasedLock;
@@ -35,7 +38,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,8 +49,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The lock meters against a real {@code redis-server}: what lock traffic records, the
- * bounded tags, start-up registration for annotated locks, and the conditions.
+ * The lock meters against a real {@code redis-server}, in a context with Boot's
+ * observation registry and default meter observation handler (which make the wait and
+ * hold timers of the lock observations): what lock traffic records, the bounded tags,
+ * start-up registration for annotated locks, and the conditions.
  *
  * @author setnx-lock authors
  */
@@ -61,6 +68,7 @@ class SetnxLockMetricsAutoConfigurationTests {
 		RedisServer server = redis.server();
 		runner = RedisContextRunners
 			.withRedis(server, DistributedLockAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class)
+			.withConfiguration(RedisContextRunners.bootTimingObservations())
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new);
 	}
 
@@ -94,6 +102,14 @@ class SetnxLockMetricsAutoConfigurationTests {
 			assertThat(meters.get("setnx.lock.active").tag("name", "orders").gauge().value()).isZero();
 			assertThat(meters.get("setnx.lock.acquire").tags("name", "unnamed", "result", "acquired").timer().count())
 				.isEqualTo(1);
+			// The tags dashboards read, and Boot's handler's error tag: one timer per
+			// name and result.
+			assertThat(meters.get("setnx.lock.acquire").timers()).hasSize(2 * 4)
+				.allSatisfy(
+						(timer) -> assertThat(tagKeys(timer)).containsExactly("error", "name", "protocol", "result"));
+			assertThat(meters.get("setnx.lock.hold").timers()).hasSize(2 * 2)
+				.allSatisfy(
+						(timer) -> assertThat(tagKeys(timer)).containsExactly("error", "name", "protocol", "result"));
 			assertThat(meters.getMeters())
 				.allSatisfy((meter) -> assertThat(meter.getId().getTag("name")).isIn("orders", "unnamed"));
 		});
@@ -155,9 +171,16 @@ class SetnxLockMetricsAutoConfigurationTests {
 	void annotatedLocksHaveTheirMetersFromTheStart() {
 		runner.withUserConfiguration(AnnotatedConfiguration.class).run((context) -> {
 			MeterRegistry meters = context.getBean(MeterRegistry.class);
-			assertThat(
-					meters.get("setnx.lock.acquire").tags("name", "Reports.run", "result", "acquired").timer().count())
+			assertThat(meters.get("setnx.lock.acquire")
+				.tags("name", "Reports.run", "result", "acquired", "protocol", "token", "error", "none")
+				.timer()
+				.count()).isZero();
+			assertThat(meters.get("setnx.lock.acquire").tags("name", "Reports.run", "result", "error").timer().count())
 				.isZero();
+			assertThat(meters.get("setnx.lock.hold")
+				.tags("name", "Reports.run", "result", "lost", "protocol", "token", "error", "none")
+				.timer()
+				.count()).isZero();
 			assertThat(meters.get("setnx.lock.active").tag("name", "Reports.run").gauge().value()).isZero();
 			assertThat(meters.get("setnx.lock.takeovers").tag("name", "Reports.run").counter().count()).isZero();
 			assertThat(meters.get("setnx.lock.lost")
@@ -186,6 +209,78 @@ class SetnxLockMetricsAutoConfigurationTests {
 	}
 
 	@Test
+	void whenMetricsAreDisabledThenTheTimersStillComeFromTheObservations() {
+		runner.withPropertyValues("setnx.lock.metrics.enabled=false").run((context) -> {
+			LeasedLock lock = context.getBean(LockRegistry.class).obtain("orders:1", "orders");
+			lock.lock();
+			lock.unlock();
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			assertThat(meters.get("setnx.lock.acquire")
+				.tags("name", "orders", "result", "acquired", "protocol", "token", "error", "none")
+				.timer()
+				.count()).isEqualTo(1);
+			assertThat(meters.find("setnx.lock.active").meters()).isEmpty();
+		});
+	}
+
+	@Test
+	void withoutAnObservationRegistryThereAreNoTimersButTheOtherMeters() {
+		RedisContextRunners
+			.withRedis(redis.server(), DistributedLockAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withUserConfiguration(AnnotatedConfiguration.class)
+			.run(SetnxLockMetricsAutoConfigurationTests::lockTrafficHasNoTimersButTheOtherMeters);
+	}
+
+	@Test
+	void whenNoMeterHandlerTimesTheObservationsThenNoTimersNotEvenZeros() {
+		RedisContextRunners
+			.withRedis(redis.server(), DistributedLockAutoConfiguration.class, SetnxLockMetricsAutoConfiguration.class)
+			.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withUserConfiguration(AnnotatedConfiguration.class)
+			.run(SetnxLockMetricsAutoConfigurationTests::lockTrafficHasNoTimersButTheOtherMeters);
+	}
+
+	@Test
+	void whenTheLockObservationsAreDisabledThenNoTimersNotEvenZeros() {
+		runner.withUserConfiguration(AnnotatedConfiguration.class)
+			.withPropertyValues("management.observations.enable.setnx.lock=false")
+			.run(SetnxLockMetricsAutoConfigurationTests::lockTrafficHasNoTimersButTheOtherMeters);
+	}
+
+	@Test
+	void whenOnlyHoldsAreNotObservedThenOnlyTheWaitTimersAreThere() {
+		runner.withUserConfiguration(AnnotatedConfiguration.class)
+			.withPropertyValues("management.observations.enable.setnx.lock.hold=false")
+			.run((context) -> {
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				assertThat(meters.get("setnx.lock.acquire").tag("name", "Reports.run").timers()).hasSize(4);
+				assertThat(meters.find("setnx.lock.hold").meters()).isEmpty();
+			});
+	}
+
+	@Test
+	void theObservationsCommonKeyValuesTagTheTimersRegisteredAhead() {
+		runner.withUserConfiguration(AnnotatedConfiguration.class)
+			.withPropertyValues("management.observations.key-values.region=eu-1")
+			.run((context) -> {
+				LeasedLock lock = context.getBean(LockRegistry.class).obtain("Reports.run:1", "Reports.run");
+				lock.lock();
+				lock.unlock();
+				MeterRegistry meters = context.getBean(MeterRegistry.class);
+				// The zeros and the timer the lock call recorded into are the same
+				// meters.
+				assertThat(meters.get("setnx.lock.acquire").tag("name", "Reports.run").timers()).hasSize(4)
+					.allSatisfy((timer) -> assertThat(timer.getId().getTag("region")).isEqualTo("eu-1"));
+				assertThat(meters.get("setnx.lock.acquire")
+					.tags("name", "Reports.run", "result", "acquired")
+					.timer()
+					.count()).isEqualTo(1);
+			});
+	}
+
+	@Test
 	void whenMicrometerIsMissingThenNoMeters() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SetnxLockAutoConfiguration.class,
@@ -195,6 +290,21 @@ class SetnxLockMetricsAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.hasSingleBean(LockRegistry.class)
 				.doesNotHaveBean(LockMeters.class));
+	}
+
+	private static void lockTrafficHasNoTimersButTheOtherMeters(AssertableApplicationContext context) {
+		LeasedLock lock = context.getBean(LockRegistry.class).obtain("orders:1", "orders");
+		lock.lock();
+		MeterRegistry meters = context.getBean(MeterRegistry.class);
+		assertThat(meters.get("setnx.lock.active").tag("name", "orders").gauge().value()).isEqualTo(1);
+		lock.unlock();
+		assertThat(meters.get("setnx.lock.takeovers").tag("name", "Reports.run").counter().count()).isZero();
+		assertThat(meters.find("setnx.lock.acquire").meters()).isEmpty();
+		assertThat(meters.find("setnx.lock.hold").meters()).isEmpty();
+	}
+
+	private static List<String> tagKeys(Meter meter) {
+		return meter.getId().getTags().stream().map(Tag::getKey).sorted().toList();
 	}
 
 	@Configuration(proxyBeanMethods = false)

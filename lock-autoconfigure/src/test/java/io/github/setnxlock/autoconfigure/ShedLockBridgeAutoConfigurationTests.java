@@ -82,6 +82,7 @@ class ShedLockBridgeAutoConfigurationTests {
 	@Test
 	void aJobsMetersCarryItsShedLockName() {
 		runner().withConfiguration(AutoConfigurations.of(SetnxLockMetricsAutoConfiguration.class))
+			.withConfiguration(RedisContextRunners.bootTimingObservations())
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.run((context) -> {
 				LockProvider provider = context.getBean(LockProvider.class);

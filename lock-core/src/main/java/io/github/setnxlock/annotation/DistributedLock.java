@@ -22,10 +22,13 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.github.setnxlock.LockNotAcquiredException;
+
 /**
  * Runs a Spring bean method under a distributed lock of the application's
  * {@link io.github.setnxlock.LockRegistry}: the lock is taken before the method runs and
- * released when it returns or throws.
+ * released when its work ends: when it returns or throws, or, for a method whose work
+ * ends after it returns, when that work ends (see <b>Futures and publishers</b>).
  * <p>
  * <b>Which lock.</b> The lock key is the {@link #name()} (by default
  * {@code SimpleClassName.methodName}), followed by {@code ':'} and the value of the
@@ -56,8 +59,24 @@ import java.lang.annotation.Target;
  * <b>Order with other advice.</b> The lock is taken outside {@code @Transactional}:
  * before the transaction begins, and released after it commits or rolls back, so the next
  * holder sees the committed data. With {@code @Async} the lock covers the asynchronous
- * execution. A method that returns a future or a reactive type and does its work after
- * returning is covered only while it runs, not while its result completes.
+ * execution.
+ * <p>
+ * <b>Futures and publishers.</b> A method that returns a {@code CompletionStage} or
+ * {@code CompletableFuture} holds the lock from the call until the stage it returned
+ * completes; one that returns a Reactor {@code Mono} or {@code Flux}, or a Kotlin
+ * {@code suspend} function, from subscription until the publisher completes or fails. No
+ * thread waits for the lock, and the method runs once it is held. A caller that gives up
+ * while the call waits for the lock (cancels or times out its future, disposes its
+ * subscription) ends the wait: the method never runs, and nothing is kept, not even for
+ * {@link #holdAtLeast()}. Once the method has run, the lock follows the method's own
+ * work, not the caller: a caller's cancel is not passed on to the stage the method
+ * returned (cancelling a {@code CompletableFuture} stops nothing of its task), which
+ * keeps the lock until it completes. A cancelled publisher is cancelled in turn, and
+ * keeps the lock until the calls made into it (the subscription, the requests, the
+ * cancel) have returned; work that goes on beyond them on a thread of its own (the task
+ * behind {@code Mono.fromFuture}, code on a {@code subscribeOn} scheduler that ignores
+ * the interrupt, a suspend function's cancellation) cannot be seen, and the lock is
+ * released while it may still run. The project's {@code docs/async.md} lists the cases.
  * <p>
  * <b>Scheduled jobs.</b> On a {@code @Scheduled} method with {@code waitTime = "0s"} and
  * {@code onFailure = SKIP}, one instance of the application runs each execution and the
@@ -146,8 +165,9 @@ public @interface DistributedLock {
 	/**
 	 * The shortest time the lock stays taken, counted from its acquisition, in the format
 	 * of {@link #waitTime()}: when the method returns sooner, the lock stays in Redis
-	 * until then (the calling thread goes on). Empty means the lock is released as soon
-	 * as the method returns.
+	 * until then (the calling thread goes on). A call whose method never ran (its caller
+	 * gave up while the lock was on its way) keeps nothing. Empty means the lock is
+	 * released as soon as the method returns.
 	 * @return the minimum hold
 	 */
 	String holdAtLeast() default "";

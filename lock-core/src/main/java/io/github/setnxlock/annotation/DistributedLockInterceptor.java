@@ -24,6 +24,8 @@ import java.util.function.Supplier;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -36,6 +38,7 @@ import org.springframework.util.ObjectUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.LockRegistry;
 
 /**
@@ -47,6 +50,8 @@ import io.github.setnxlock.LockRegistry;
  * @author setnx-lock authors
  */
 final class DistributedLockInterceptor implements MethodInterceptor {
+
+	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
 
 	private final Supplier<LockRegistry> registry;
 
@@ -91,13 +96,15 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw LockNotAcquiredException.of(locked, key, wait, KeyRedaction.redact((Throwable) ex, key, locked));
+			throw LockNotAcquiredException.ofMethod(locked.name, LockedMethod.describe(locked.method), key, wait,
+					KeyRedaction.redact((Throwable) ex, key, locked));
 		}
 		catch (RuntimeException ex) {
 			throw KeyRedaction.redact(ex, key, locked);
 		}
 		if (!acquired) {
-			return notAcquired(locked, target, invocation.getArguments(), key, wait, locked.skippedResult());
+			return notAcquired(locked, target, invocation.getArguments(), key, wait, locked.skippedResult(),
+					(locked.onFailure != OnLockFailure.SKIP) ? lock.holder() : null);
 		}
 		long acquiredAt = System.nanoTime();
 		if (locked.interruptOnLoss) {
@@ -194,8 +201,14 @@ final class DistributedLockInterceptor implements MethodInterceptor {
 	 * @param skipped what a skipped call returns
 	 */
 	static Object notAcquired(LockedMethod locked, Object target, Object[] arguments, String key, Duration wait,
-			Object skipped) throws Throwable {
-		LockNotAcquiredException failure = LockNotAcquiredException.of(locked, key, wait, null);
+			Object skipped, String holder) throws Throwable {
+		LockNotAcquiredException failure = LockNotAcquiredException.ofMethod(locked.name,
+				LockedMethod.describe(locked.method), key, wait, null, holder);
+		if (locked.onFailure == OnLockFailure.SKIP && logger.isDebugEnabled()) {
+			// The key may hold the call's arguments: the name stands for it.
+			logger.debug("Skipped " + LockedMethod.describe(locked.method) + ": lock '" + locked.name
+					+ "' was held elsewhere for the whole wait of " + wait);
+		}
 		return switch (locked.onFailure) {
 			case THROW -> throw failure;
 			case SKIP -> skipped;

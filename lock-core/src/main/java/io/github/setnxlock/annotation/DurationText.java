@@ -24,10 +24,12 @@ import org.springframework.format.annotation.DurationFormat;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
- * Reads the durations of {@link DistributedLock} attributes with Spring's own duration
- * parsing, the formats Spring Boot binds: simple ({@code 300ms}, {@code 5s}, {@code 2m},
- * {@code 1h}, {@code 1d}, also {@code ns} and {@code us}; a bare number is milliseconds),
- * composite ({@code 1h30m}) or ISO-8601 ({@code PT5S}).
+ * Reads the durations of {@link DistributedLock} attributes with Spring Framework's
+ * duration parsing: simple ({@code 300ms}, {@code 5s}, {@code 2m}, {@code 1h},
+ * {@code 1d}, also {@code ns} and {@code us}; a bare number is milliseconds), composite
+ * ({@code 1h30m}) or ISO-8601 ({@code PT5S}). Spring Boot's binding of properties takes
+ * the simple and ISO-8601 forms only, so a composite duration works in an attribute (or a
+ * placeholder it names) but not in a {@code setnx.lock.*} property.
  *
  * @author setnx-lock authors
  */

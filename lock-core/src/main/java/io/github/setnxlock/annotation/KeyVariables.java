@@ -72,11 +72,15 @@ final class KeyVariables {
 		String message = "key '" + keyText + "' refers to " + String.join(", ", unknown)
 				+ ", which the method does not have; the variables are "
 				+ String.join(", ", valid.stream().map((name) -> "#" + name).toList());
+		String action = "Change the key to use the variables listed above.";
 		if (parameterNames == null && parameterCount > 0) {
 			message += " (the parameters' names are not known, as the class was compiled without -parameters,"
 					+ " so they can be read only by index)";
+			action = "Compile with -parameters (spring-boot-starter-parent and the Spring Boot Gradle plugin turn it"
+					+ " on; with the Spring Boot BOM imported, set <parameters>true</parameters> in"
+					+ " maven-compiler-plugin's configuration), or refer to the parameters by index (#p0, #p1, ...).";
 		}
-		throw new IllegalArgumentException(message);
+		throw new InvalidDistributedLockException.Problem(message, action);
 	}
 
 	private static void collect(SpelNode node, Set<String> read, Set<String> assigned) {

@@ -24,6 +24,7 @@ import org.springframework.aop.ProxyMethodInvocation;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockHandle;
+import io.github.setnxlock.LockNotAcquiredException;
 
 /**
  * One call of a {@link DistributedLock} method whose work ends after it returns: the
@@ -69,16 +70,9 @@ record LockedCall(LockedMethod method, LeasedLock lock, Duration waitTime, Durat
 	 */
 	Object notAcquired(Object skipped) throws Throwable {
 		return DistributedLockInterceptor.notAcquired(this.method, this.invocation.getThis(),
-				this.invocation.getArguments(), this.lock.key(), this.waitTime, skipped);
+				this.invocation.getArguments(), this.lock.key(), this.waitTime, skipped, null);
 	}
 
-	/**
-	 * Release the hold, keeping the key for what is left of the annotation's
-	 * {@code holdAtLeast}.
-	 * @param handle the hold
-	 * @param acquiredAt when it was acquired, a {@link System#nanoTime()}
-	 * @return completed once released
-	 */
 	/**
 	 * Return a failure of the registry with this call's key left out of its message
 	 * ({@link KeyRedaction}).
@@ -87,6 +81,13 @@ record LockedCall(LockedMethod method, LeasedLock lock, Duration waitTime, Durat
 		return KeyRedaction.redact(failure, this.lock.key(), this.method);
 	}
 
+	/**
+	 * Release the hold of a call whose method ran, keeping the key for what is left of
+	 * the annotation's {@code holdAtLeast}.
+	 * @param handle the hold
+	 * @param acquiredAt when it was acquired, a {@link System#nanoTime()}
+	 * @return completed once released
+	 */
 	CompletableFuture<Void> release(LockHandle handle, long acquiredAt) {
 		Duration holdAtLeast = this.method.holdAtLeast;
 		if (holdAtLeast != null) {

@@ -27,6 +27,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 
+import io.github.setnxlock.LockNotAcquiredException;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.ReactiveAdapterRegistry;
@@ -101,7 +102,8 @@ final class LockedMethod {
 	 * @param annotation its annotation, possibly merged from a composed annotation
 	 * @param placeholders resolves {@code ${...}} in durations
 	 * @return the checked meaning
-	 * @throws IllegalStateException naming the method when the annotation is not usable
+	 * @throws InvalidDistributedLockException naming the method when the annotation is
+	 * not usable
 	 */
 	static LockedMethod of(Method method, Class<?> userClass, DistributedLock annotation,
 			UnaryOperator<String> placeholders) {
@@ -133,7 +135,7 @@ final class LockedMethod {
 					annotation.interruptOnLoss(), kind);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalStateException("@DistributedLock on " + describe(method) + ": " + ex.getMessage(), ex);
+			throw new InvalidDistributedLockException(describe(method), ex);
 		}
 	}
 
@@ -142,8 +144,12 @@ final class LockedMethod {
 		String problem = Modifier.isStatic(modifiers) ? "static"
 				: Modifier.isPrivate(modifiers) ? "private" : Modifier.isFinal(modifiers) ? "final" : null;
 		if (problem != null) {
-			throw new IllegalArgumentException("the method is " + problem
-					+ ", so a Spring proxy cannot intercept it and it would run without the lock");
+			throw new InvalidDistributedLockException.Problem(
+					"the method is " + problem
+							+ ", so a Spring proxy cannot intercept it and it would run without the lock",
+					"Make " + method.getName() + " neither private, static nor final, and call it on the bean Spring"
+							+ " injects (a call through 'this' is not locked either); or remove @DistributedLock"
+							+ " from it.");
 		}
 	}
 

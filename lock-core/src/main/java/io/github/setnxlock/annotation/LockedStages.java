@@ -19,23 +19,32 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.setnxlock.LockHandle;
 
 /**
  * {@link DistributedLock} on a method that returns a {@link CompletionStage}: the lock is
- * held from the call until the returned stage completes, normally, exceptionally or
- * cancelled, and released from whatever thread completes it.
+ * held from the call until the stage the method returned completes, normally,
+ * exceptionally or cancelled, and released from whatever thread completes it.
  * <p>
- * The call returns at once with a {@link CompletableFuture}; the method itself runs once
- * the lock is held, on the registry's callback thread that completed the acquisition
- * (nothing waits on the caller's thread), and what it returns completes the call's future
- * after the release. A release that finds the lock lost fails a stage that succeeded with
- * {@link io.github.setnxlock.LockLostException}, and is added to the error of one that
- * failed. Cancelling the call's future gives up a wait for the lock, or cancels the
- * method's stage, whose end releases the lock.
+ * The call returns at once with a {@link CompletableFuture} of its own; the method itself
+ * runs once the lock is held, on the registry's callback thread that completed the
+ * acquisition (nothing waits on the caller's thread), and what it returns completes the
+ * call's future after the release. A release that finds the lock lost fails a stage that
+ * succeeded with {@link io.github.setnxlock.LockLostException}, and is added to the error
+ * of one that failed.
+ * <p>
+ * <b>A caller that gives up</b> (cancels its future, or completes it otherwise, as
+ * {@code orTimeout} does) stops a wait for the lock: the method then never runs, and a
+ * hold that arrives after that is released at once, without {@code holdAtLeast}. Once the
+ * method has run, the caller's future is only the caller's copy: giving it up is not
+ * passed on to the stage the method returned, and the lock stays held (and renewed) until
+ * that stage completes. Cancelling a {@code CompletableFuture} completes it at once but
+ * stops nothing of the task behind it, so a cancel passed on would end the hold while the
+ * work still runs, and the next holder, in any application, would run beside it. Work
+ * that should stop when its caller gives up must be told so by means of its own (a
+ * deadline, a flag), and complete its stage when it has stopped; a stage that never
+ * completes keeps the lock until {@code setnx.lock.renewal.max-hold}, if set.
  *
  * @author setnx-lock authors
  */
@@ -47,7 +56,6 @@ final class LockedStages {
 	static CompletableFuture<Object> call(LockedCall call) {
 		CompletableFuture<Optional<LockHandle>> acquisition = call.acquire();
 		CompletableFuture<Object> result = new CompletableFuture<>();
-		AtomicReference<CompletableFuture<Object>> work = new AtomicReference<>();
 		acquisition.whenComplete((acquired, failure) -> {
 			if (failure != null) {
 				result.completeExceptionally(call.redacted(unwrapped(failure)));
@@ -58,32 +66,24 @@ final class LockedStages {
 				return;
 			}
 			LockHandle handle = acquired.get();
-			long acquiredAt = System.nanoTime();
 			if (result.isDone()) {
-				// The caller gave up (cancelled, or completed the future itself) while
-				// the lock was on its way: the method does not run.
-				call.release(handle, acquiredAt);
+				// The caller gave up while the lock was on its way: the method does not
+				// run,
+				// so nothing is kept for holdAtLeast either.
+				handle.release();
 				return;
 			}
-			CompletableFuture<Object> done = stageOf(() -> call.proceed(false));
-			work.set(done);
-			if (result.isDone()) {
-				done.cancel(false);
-			}
-			passOn(done.handle(Outcome::new)
+			long acquiredAt = System.nanoTime();
+			passOn(stageOf(() -> call.proceed(false)).handle(Outcome::new)
 				.thenCompose((outcome) -> call.release(handle, acquiredAt)
 					.handle((released, releaseFailure) -> outcome.value(call.redacted(unwrapped(releaseFailure))))),
 					result, call);
 		});
-		// The caller giving up stops the wait for the lock, or cancels the method's
-		// stage, whose end releases the lock.
+		// The caller giving up stops the wait for the lock; the method's own stage, once
+		// there is one, is left to end the hold.
 		result.whenComplete((value, failure) -> {
 			if (!acquisition.isDone()) {
 				acquisition.cancel(false);
-			}
-			CompletableFuture<Object> running = work.get();
-			if (running != null && !running.isDone()) {
-				running.cancel(false);
 			}
 		});
 		return result;
@@ -122,12 +122,6 @@ final class LockedStages {
 			}
 			else {
 				done.complete(value);
-			}
-		});
-		// The call's cancel reaches the method's own future.
-		done.whenComplete((value, failure) -> {
-			if (done.isCancelled() && returned instanceof Future<?> future) {
-				future.cancel(false);
 			}
 		});
 		return done;

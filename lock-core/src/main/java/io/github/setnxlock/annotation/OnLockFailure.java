@@ -16,6 +16,8 @@
 
 package io.github.setnxlock.annotation;
 
+import io.github.setnxlock.LockNotAcquiredException;
+
 /**
  * What a {@link DistributedLock} method does when its lock is held by someone else for
  * the whole wait.

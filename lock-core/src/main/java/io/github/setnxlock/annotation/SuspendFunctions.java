@@ -18,6 +18,7 @@ package io.github.setnxlock.annotation;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 
+import io.github.setnxlock.LockNotAcquiredException;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.KotlinDetector;
 import org.springframework.core.MethodParameter;
@@ -33,8 +34,12 @@ import org.springframework.util.ReflectionUtils;
  * when subscribed, and the proxy awaits whatever {@code Mono} the advice returns in the
  * caller's coroutine (or turns its publisher into the {@code Flow}). So the lock is held
  * as for a method that returns a {@code Mono}: from when the coroutine starts to when it
- * completes, fails or is cancelled. Without that library Spring calls the function as a
- * plain method, which returns at its first suspension, so such a function is refused.
+ * completes or fails. Cancelling the caller's coroutine cancels the function's, which
+ * Spring runs in the caller's context minus its job: its cancellation ({@code finally}
+ * blocks) runs later on the caller's dispatcher, where the library cannot see it end, so
+ * the lock is released once the cancel has been passed on ({@link WorkUnderHold}).
+ * Without that library Spring calls the function as a plain method, which returns at its
+ * first suspension, so such a function is refused.
  * <p>
  * Nothing here touches a Kotlin class, so lock-core needs no Kotlin to load it.
  *

@@ -92,7 +92,7 @@ final class InMemoryLeasedLock implements LeasedLock {
 
 	static long waitNanos(Duration wait) {
 		long nanos = LeaseLimits.waitNanos(wait);
-		return (nanos == Long.MAX_VALUE) ? LockSpace.FOREVER : nanos;
+		return nanos;
 	}
 
 	private boolean acquireUninterruptibly(long waitNanos) {

@@ -26,6 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.github.setnxlock.LeaseLimits;
+
 /**
  * The keys that one or more {@link InMemoryLockRegistry registries} contend for, as the
  * applications on one Redis do: a map from key to its holder and its line of waiters,
@@ -42,7 +44,7 @@ import java.util.function.Supplier;
 final class LockSpace {
 
 	/** A wait without end. */
-	static final long FOREVER = Long.MAX_VALUE;
+	static final long FOREVER = LeaseLimits.NO_LIMIT_NANOS;
 
 	/**
 	 * How often a holder without a lease is looked at while others wait: its thread dying

@@ -24,10 +24,12 @@ import io.github.setnxlock.observation.LockObservationDocumentation.HighCardinal
 import io.github.setnxlock.observation.LockObservationDocumentation.LowCardinalityKeyNames;
 
 /**
- * The default names and key values of lock observations: {@code setnx.lock.wait} and
- * {@code setnx.lock.held}, tagged with the lock's name, protocol and result, and its key
- * as a high-cardinality value. {@link Waits} and {@link Holds} are the defaults of the
- * two observations; an application that wants other names or tags extends them.
+ * The default names and key values of lock observations: {@code setnx.lock.acquire} and
+ * {@code setnx.lock.hold}, tagged with the lock's name, protocol and result, and its key
+ * as a high-cardinality value ({@link LockObservationDocumentation} says why these
+ * names). {@link Waits} and {@link Holds} are the defaults of the two observations; an
+ * application that wants other names or tags extends them, and a meter observation
+ * handler names and tags its timers after them.
  *
  * @author setnx-lock authors
  */
@@ -48,7 +50,7 @@ public class DefaultLockObservationConvention implements ObservationConvention<L
 	 * @return the convention
 	 */
 	public static Waits forWaits() {
-		return new Waits("setnx.lock.wait");
+		return new Waits("setnx.lock.acquire");
 	}
 
 	/**
@@ -56,7 +58,7 @@ public class DefaultLockObservationConvention implements ObservationConvention<L
 	 * @return the convention
 	 */
 	public static Holds forHolds() {
-		return new Holds("setnx.lock.held");
+		return new Holds("setnx.lock.hold");
 	}
 
 	@Override
@@ -66,7 +68,8 @@ public class DefaultLockObservationConvention implements ObservationConvention<L
 
 	@Override
 	public String getContextualName(LockObservationContext context) {
-		return this.name.substring("setnx.lock.".length()) + " "
+		// The last part of the name: "acquire orders", "hold orders".
+		return this.name.substring(this.name.lastIndexOf('.') + 1) + " "
 				+ (context.getLockName().isEmpty() ? context.getKey() : context.getLockName());
 	}
 

@@ -20,7 +20,7 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 
 /**
- * The names and key values of observations of holds of locks ({@code setnx.lock.held} by
+ * The names and key values of observations of holds of locks ({@code setnx.lock.hold} by
  * default, from the acquisition until the release, whichever thread releases). An
  * application replaces {@link DefaultLockObservationConvention} by giving the registry
  * one of these ({@code SetnxLockRegistry#setHoldObservationConvention}; with the starter,

@@ -23,21 +23,25 @@ import io.micrometer.observation.docs.ObservationDocumentation;
 
 /**
  * The observations of a lock registry, so that traces show how long a call waited for a
- * lock and how long it held it. Their names differ from the registry's meters
- * ({@code setnx.lock.acquire}, {@code setnx.lock.hold}) so that a meter handler that
- * turns observations into timers does not clash with them.
+ * lock and how long it held it, and a meter observation handler (Spring Boot's default
+ * one) times both. Their names and low-cardinality keys are those of the timers
+ * dashboards and alerts already read: {@code setnx.lock.acquire} and
+ * {@code setnx.lock.hold}, tagged {@code name}, {@code protocol} and {@code result}. The
+ * lock's key, unbounded, is a high-cardinality value under a name of its own
+ * ({@code setnx.lock.key}), for traces only.
  *
  * @author setnx-lock authors
  */
 public enum LockObservationDocumentation implements ObservationDocumentation {
 
 	/**
-	 * A wait for a lock that went to Redis, from the call to its end.
+	 * A wait for a lock that went to Redis, from the call to its end:
+	 * {@code setnx.lock.acquire}.
 	 */
 	WAIT,
 
 	/**
-	 * A hold of a lock, from its acquisition to its release.
+	 * A hold of a lock, from its acquisition to its release: {@code setnx.lock.hold}.
 	 */
 	HOLD;
 
@@ -57,7 +61,7 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 	}
 
 	/**
-	 * Keys with a bounded set of values, fit for metrics.
+	 * Keys with a bounded set of values, fit for metrics: the tag keys of the timers.
 	 */
 	public enum LowCardinalityKeyNames implements KeyName {
 
@@ -67,28 +71,29 @@ public enum LockObservationDocumentation implements ObservationDocumentation {
 		NAME {
 			@Override
 			public String asString() {
-				return "setnx.lock.name";
+				return "name";
 			}
 		},
 
 		/**
-		 * The registry's protocol: {@code token} or {@code timestamp}.
+		 * The registry's protocol: {@code token}, {@code timestamp} or {@code redlock}.
 		 */
 		PROTOCOL {
 			@Override
 			public String asString() {
-				return "setnx.lock.protocol";
+				return "protocol";
 			}
 		},
 
 		/**
 		 * How the wait or hold ended: {@code acquired}, {@code timeout}, {@code error},
-		 * {@code interrupted}; {@code released} or {@code lost}.
+		 * {@code interrupted}; {@code released} or {@code lost}. {@code unknown} while it
+		 * goes on.
 		 */
 		RESULT {
 			@Override
 			public String asString() {
-				return "setnx.lock.result";
+				return "result";
 			}
 		}
 

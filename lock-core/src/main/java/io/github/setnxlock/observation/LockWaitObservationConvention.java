@@ -20,9 +20,9 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
 
 /**
- * The names and key values of observations of waits for locks ({@code setnx.lock.wait} by
- * default, from the call until the lock is had or the wait ends). An application replaces
- * {@link DefaultLockObservationConvention} by giving the registry one of these
+ * The names and key values of observations of waits for locks ({@code setnx.lock.acquire}
+ * by default, from the call until the lock is had or the wait ends). An application
+ * replaces {@link DefaultLockObservationConvention} by giving the registry one of these
  * ({@code SetnxLockRegistry#setWaitObservationConvention}; with the starter, a bean of
  * this type). A {@link io.micrometer.observation.GlobalObservationConvention} registered
  * with the observation registry applies too, when no convention of this type is given.

@@ -18,23 +18,23 @@ package io.github.setnxlock.reactor;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.Signal;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockHandle;
-import io.github.setnxlock.annotation.LockNotAcquiredException;
+import io.github.setnxlock.LockNotAcquiredException;
+import io.github.setnxlock.annotation.WorkUnderHold;
 
 /**
  * Locks for Reactor pipelines, over {@link LeasedLock#acquireAsync}: nothing is acquired
  * until subscription, no thread waits for the lock, and the lock is released when the
- * work terminates or its subscriber cancels. <pre class="code">
+ * work terminates, or after its subscriber cancels (below). <pre class="code">
  * Mono&lt;Receipt&gt; receipt = ReactiveLocks.withLock(registry.obtain("orders:" + id, "orders"),
  * 		Duration.ofSeconds(5), payments.charge(id));
  * </pre>
@@ -47,6 +47,21 @@ import io.github.setnxlock.annotation.LockNotAcquiredException;
  * {@link io.github.setnxlock.LockLostException} if the work succeeded, and is added to
  * the work's own error otherwise, so the work done under a lost lock is not reported as
  * done. Signals after the acquisition arrive on the registry's callback threads.
+ * <p>
+ * <b>A subscriber that cancels</b> while the lock is on its way gives the acquisition up,
+ * and the work is never subscribed. Once the work runs, the cancel is passed on to it,
+ * and the lock is kept until every call made into the work has returned (the
+ * subscription, the requests for values, the cancel itself), since Reactive Streams gives
+ * no signal when cancelled work has stopped. So work that stops within its cancel
+ * ({@code Mono.delay}, {@code Flux.interval}, Reactor Netty) is released at once, and
+ * work that blocks the thread subscribing to it or asking it for values
+ * ({@code Mono.fromCallable} without {@code subscribeOn}, {@code Flux.generate}) keeps
+ * the lock until the step in progress returns. Work that goes on after the cancel on a
+ * thread of its own cannot be seen, and the lock is released while it may still run: the
+ * task behind {@code Mono.fromFuture(future)} (Reactor cancels the future, not the task),
+ * code on a {@code subscribeOn} or {@code publishOn} scheduler that does not stop for the
+ * interrupt Reactor sends its worker. Let the resource check the
+ * {@link LockHandle#fencingToken() fencing token} where that matters.
  *
  * @author setnx-lock authors
  */
@@ -83,7 +98,8 @@ public final class ReactiveLocks {
 
 	/**
 	 * Run a {@code Mono} under a lock: acquired at subscription with the registry's
-	 * renewed lease, released when the work terminates or is cancelled.
+	 * renewed lease, released when the work terminates, or after a cancel as the class
+	 * says.
 	 * @param <T> the type of the work's value
 	 * @param lock the lock
 	 * @param wait how long to wait for it
@@ -111,7 +127,8 @@ public final class ReactiveLocks {
 
 	/**
 	 * Run a {@code Flux} under a lock: acquired at subscription with the registry's
-	 * renewed lease, released when the work terminates or is cancelled.
+	 * renewed lease, released when the work terminates, or after a cancel as the class
+	 * says.
 	 * @param <T> the type of the work's values
 	 * @param lock the lock
 	 * @param wait how long to wait for it
@@ -141,7 +158,8 @@ public final class ReactiveLocks {
 	 * Run work that needs its hold (for the {@link LockHandle#fencingTokenAsync() fencing
 	 * token}, or to {@link LockHandle#checkHeld() check} it between steps) under a lock
 	 * acquired at subscription with the registry's renewed lease, released when the work
-	 * terminates or is cancelled. The work must not release the hold itself.
+	 * terminates, or after a cancel as the class says. The work must not release the hold
+	 * itself.
 	 * @param <T> the type of the work's values
 	 * @param lock the lock
 	 * @param wait how long to wait for it
@@ -167,18 +185,13 @@ public final class ReactiveLocks {
 	private static <T> Flux<T> withLock(LeasedLock lock, Duration wait,
 			Supplier<CompletableFuture<Optional<LockHandle>>> acquisition,
 			Function<LockHandle, ? extends Publisher<T>> work) {
-		return Flux.usingWhen(acquisition(acquisition).map(Release::new), (release) -> {
-			if (release.handle == null) {
+		return acquisition(acquisition).flatMapMany((held) -> {
+			if (held.isEmpty()) {
 				return Flux.error(new LockNotAcquiredException(lock.name(), lock.key(), wait, null));
 			}
-			// Released before the end is passed on, so that a lost lock fails what
-			// completed.
-			return Flux.defer(() -> work.apply(release.handle))
-				.materialize()
-				.concatMap((signal) -> (signal.isOnComplete() || signal.isOnError()) ? release.before(signal)
-						: Mono.just(signal))
-				.<T>dematerialize();
-		}, Release::once, (release, failure) -> release.once(), Release::once);
+			LockHandle handle = held.get();
+			return WorkUnderHold.run(Flux.defer(() -> work.apply(handle)), handle::release, UnaryOperator.identity());
+		});
 	}
 
 	/**
@@ -192,37 +205,6 @@ public final class ReactiveLocks {
 
 	private static void releaseDiscarded(Optional<?> held) {
 		held.filter(LockHandle.class::isInstance).map(LockHandle.class::cast).ifPresent(LockHandle::release);
-	}
-
-	/**
-	 * The release of one subscription's hold, if it has one: at the work's end or the
-	 * subscriber's cancel, whichever comes first.
-	 */
-	private static final class Release {
-
-		final LockHandle handle;
-
-		private final AtomicBoolean done = new AtomicBoolean();
-
-		Release(Optional<LockHandle> held) {
-			this.handle = held.orElse(null);
-		}
-
-		Mono<Void> once() {
-			return (this.handle != null && this.done.compareAndSet(false, true)) ? Mono.fromFuture(this.handle::release)
-					: Mono.empty();
-		}
-
-		<T> Mono<Signal<T>> before(Signal<T> end) {
-			return once().then(Mono.just(end)).onErrorResume((failure) -> {
-				if (end.isOnError()) {
-					end.getThrowable().addSuppressed(failure);
-					return Mono.just(end);
-				}
-				return Mono.just(Signal.error(failure));
-			});
-		}
-
 	}
 
 }

@@ -20,7 +20,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Condition;
 
 import io.github.setnxlock.LeaseLimits;
@@ -40,6 +42,9 @@ import io.github.setnxlock.redis.gateway.LockKey;
  * @author setnx-lock authors
  */
 final class RedisLeasedLock implements LeasedLock {
+
+	/** How long {@link #holder()} waits for Redis at most. */
+	private static final long HOLDER_WAIT_MILLIS = 1000;
 
 	private final LockEngine engine;
 
@@ -66,7 +71,7 @@ final class RedisLeasedLock implements LeasedLock {
 	@Override
 	public void lock() {
 		try {
-			acquire(LockEngine.FOREVER, null, false);
+			acquire(LeaseLimits.NO_LIMIT_NANOS, null, false);
 		}
 		catch (InterruptedException ex) {
 			// Not reachable: an uninterruptible wait keeps the interrupt instead.
@@ -77,7 +82,7 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		acquire(LockEngine.FOREVER, null, true);
+		acquire(LeaseLimits.NO_LIMIT_NANOS, null, true);
 	}
 
 	@Override
@@ -110,8 +115,7 @@ final class RedisLeasedLock implements LeasedLock {
 	}
 
 	static long waitNanos(Duration wait) {
-		long nanos = LeaseLimits.waitNanos(wait);
-		return (nanos == Long.MAX_VALUE) ? LockEngine.FOREVER : nanos;
+		return LeaseLimits.waitNanos(wait);
 	}
 
 	private boolean acquire(long waitNanos, Duration explicitLease, boolean interruptible) throws InterruptedException {
@@ -170,6 +174,26 @@ final class RedisLeasedLock implements LeasedLock {
 	@Override
 	public boolean isLocked() {
 		return LockEngine.awaitUninterrupted(this.engine.isLocked(this.key));
+	}
+
+	/**
+	 * {@inheritDoc}
+	 * <p>
+	 * Waits a second at most for Redis, whatever the command timeout: {@code null} then,
+	 * as when Redis fails: the holder is for messages about another failure.
+	 */
+	@Override
+	public String holder() {
+		try {
+			return this.engine.holder(this.key).get(HOLDER_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			return null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
 	}
 
 	@Override

@@ -19,8 +19,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 import io.micrometer.observation.ObservationRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -32,16 +36,19 @@ import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockObservationDocumentation;
 import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.engine.EngineSettings;
+import io.github.setnxlock.redis.engine.HolderIdentity;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.QuorumReleaseMessages;
+import io.github.setnxlock.redis.gateway.RedisCall;
+import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.operator.LockOperations;
 import io.github.setnxlock.redis.protocol.LockCommands;
-import io.github.setnxlock.redis.protocol.RedlockCommands;
 import io.github.setnxlock.redis.protocol.ReplicationGuard;
-import io.github.setnxlock.redis.protocol.TimestampLockCommands;
-import io.github.setnxlock.redis.protocol.TokenLockCommands;
+import io.github.setnxlock.redis.redlock.RedlockCommands;
+import io.github.setnxlock.redis.timestamp.TimestampLockCommands;
+import io.github.setnxlock.redis.token.TokenLockCommands;
 
 /**
  * A {@link LockRegistry} on Redis through Spring Data Redis, speaking the
@@ -103,12 +110,21 @@ import io.github.setnxlock.redis.protocol.TokenLockCommands;
  * Cluster connection, where Spring Data Redis cannot send {@code WAIT} on the connection
  * that wrote the lock.
  * <p>
- * <b>Redis.</b> Nothing is sent to Redis when the registry is created. Scripts run by
- * SHA1 and are loaded again when a restarted Redis has forgotten them. When Redis fails,
- * lock calls throw {@link io.github.setnxlock.LockAccessException} naming the key; calls
- * with a wait time end by the end of their wait even when Redis stalls. Redis commands
- * never run on the caller's thread, so an interrupt never cuts one short;
- * {@link #close()} stops the registry's threads.
+ * <b>Redis.</b> A registry on one Redis starts connecting and loading its scripts when it
+ * is created, in the background, so that its first lock call finds them ready; it neither
+ * waits for Redis nor fails when Redis is down. Scripts run by SHA1 and are loaded again
+ * when a restarted Redis has forgotten them. When Redis fails, lock calls throw
+ * {@link io.github.setnxlock.LockAccessException} naming the key; calls with a wait time
+ * end by the end of their wait even when Redis stalls, except while the first connection
+ * is still on its way (nothing answered, nothing refused): a client that has just started
+ * takes longer than a short wait to connect, which is no evidence of an outage, so a call
+ * then waits for its answer while the client sets the connection up (at most the client's
+ * connect timeout), and a second after the client reached Redis. Once a call finds Redis
+ * unreachable (a connection refused or reset, a command timeout) and until Redis answers
+ * again, calls that would wait for another call of this registry to finish with the same
+ * key fail at once instead of waiting their turn; the one asking Redis still asks, so
+ * that Redis's return is noticed. Redis commands never run on the caller's thread, so an
+ * interrupt never cuts one short; {@link #close()} stops the registry's threads.
  * <p>
  * <b>Inside.</b> The registry wires four parts, each in its own package: the
  * {@link RedisGateway gateway}, the one way into Redis; the protocol
@@ -130,6 +146,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	/** The protocol's name in observations and the operator API under Redlock. */
 	private static final String REDLOCK = "redlock";
 
+	private static final Log logger = LogFactory.getLog(SetnxLockRegistry.class);
+
 	private final SetnxLockSettings settings;
 
 	private final List<RedisGateway> gateways;
@@ -140,6 +158,9 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	private final LockEngine engine;
 
 	private final LockOperations operations;
+
+	/** The background warm-up of a single-server registry; done at once under Redlock. */
+	private final CompletableFuture<?> warmUp;
 
 	private volatile LockWaitObservationConvention waitConvention;
 
@@ -172,7 +193,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(redis, "redis must not be null");
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
-		RedisGateway gateway = new RedisGateway(redis);
+		RedisGateway gateway = new RedisGateway(redis, scripts(settings));
 		this.gateways = List.of(gateway);
 		this.nodeNames = List.of();
 		LockCommands protocol = protocol(gateway, settings);
@@ -183,6 +204,30 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		this.engine = new LockEngine(protocol, gateway, engineSettings(settings, protocolName(settings)), listeners);
 		this.operations = new LockOperations(gateway, settings.keyPrefix(), protocolName(settings),
 				settings.releaseChannel(), FENCE_RETENTION, this.engine);
+		this.warmUp = warmUp(gateway);
+	}
+
+	/**
+	 * Connect and load the scripts in the background, so that the first lock call finds
+	 * them ready; a Redis that is down is the first call's to report.
+	 */
+	private static CompletableFuture<?> warmUp(RedisGateway gateway) {
+		return gateway.warmUp().handle((scripts, failure) -> {
+			if (failure != null && logger.isDebugEnabled()) {
+				logger.debug("Could not connect to Redis and load the lock scripts in the background: "
+						+ RedisCall.describe(failure));
+			}
+			return null;
+		});
+	}
+
+	/**
+	 * Return the background connection and script load begun when the registry was made:
+	 * for tests that count what later calls load.
+	 * @return completed once done, whether or not Redis answered
+	 */
+	CompletableFuture<?> warmedUp() {
+		return this.warmUp;
 	}
 
 	/**
@@ -212,7 +257,9 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		RedlockNode.check(nodes, settings);
 		List<String> names = nodes.stream().map(RedlockNode::name).toList();
 		this.nodeNames = names;
-		this.gateways = nodes.stream().map((node) -> new RedisGateway(node.redis())).toList();
+		List<LockScript> scripts = Stream.concat(RedlockCommands.NODE_SCRIPTS.stream(), LockOperations.SCRIPTS.stream())
+			.toList();
+		this.gateways = nodes.stream().map((node) -> new RedisGateway(node.redis(), scripts)).toList();
 		RedlockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(),
 				settings.restartDelay(), FENCE_RETENTION, settings.releaseChannel());
 		EngineSettings engineSettings = engineSettings(settings, REDLOCK);
@@ -222,6 +269,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		protocol.onNodeFailure(this.engine::nodeFailed);
 		this.operations = new LockOperations(names, this.gateways, settings.keyPrefix(), REDLOCK,
 				settings.releaseChannel(), FENCE_RETENTION, this.engine);
+		this.warmUp = CompletableFuture.completedFuture(null);
 	}
 
 	private static EngineSettings engineSettings(SetnxLockSettings settings, String protocolName) {
@@ -229,7 +277,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 				settings.releaseChannel(),
 				settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
 				protocolName, settings.localHandoff().enabled(), settings.localHandoff().maxHandoffs(),
-				settings.localHandoff().maxTime());
+				settings.localHandoff().maxTime(),
+				settings.holderIdentity() ? HolderIdentity.processPrefix(settings.applicationName()) : null);
 	}
 
 	private static LockCommands protocol(RedisGateway gateway, SetnxLockSettings settings) {
@@ -240,6 +289,18 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 					(settings.timestampClock() == TimestampClock.LOCAL) ? settings.localClock() : null,
 					settings.releaseChannel());
 		};
+	}
+
+	/**
+	 * Return the scripts a gateway loads when it starts: the protocol's and the
+	 * operator's.
+	 */
+	private static List<LockScript> scripts(SetnxLockSettings settings) {
+		List<LockScript> protocol = switch (settings.protocol()) {
+			case TOKEN -> TokenLockCommands.SCRIPTS;
+			case TIMESTAMP -> TimestampLockCommands.SCRIPTS;
+		};
+		return Stream.concat(protocol.stream(), LockOperations.SCRIPTS.stream()).toList();
 	}
 
 	private static String protocolName(SetnxLockSettings settings) {
@@ -256,8 +317,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return the operator API
 	 */
 	public static LockOperations operationsOn(StringRedisTemplate redis, SetnxLockSettings settings) {
-		return new LockOperations(new RedisGateway(redis), settings.keyPrefix(), protocolName(settings),
-				settings.releaseChannel(), FENCE_RETENTION, null);
+		return new LockOperations(new RedisGateway(redis, scripts(settings)), settings.keyPrefix(),
+				protocolName(settings), settings.releaseChannel(), FENCE_RETENTION, null);
 	}
 
 	@Override

@@ -211,6 +211,26 @@ public final class SetnxLockSettings {
 		return (this.values.restartDelay != null) ? this.values.restartDelay : this.values.leaseTime;
 	}
 
+	/**
+	 * Return whether owner tokens name their holder
+	 * ({@code [application@]host/pid/thread} before the token's secret part), so that an
+	 * operator sees who holds a lock with {@code redis-cli GET}, the {@code locks}
+	 * endpoint and {@code LockOperations.inspect}: {@code true} by default.
+	 * @return whether holders are named
+	 */
+	public boolean holderIdentity() {
+		return this.values.holderIdentity;
+	}
+
+	/**
+	 * Return the application name that owner tokens give for their holder, or
+	 * {@code null} for none (the host, process id and thread still name it).
+	 * @return the application name
+	 */
+	public String applicationName() {
+		return this.values.applicationName;
+	}
+
 	@Override
 	public String toString() {
 		return "SetnxLockSettings[keyPrefix='" + this.values.keyPrefix + "', protocol=" + this.values.protocol
@@ -220,7 +240,8 @@ public final class SetnxLockSettings {
 				+ this.values.keyspaceNotifications + ", replicationGuard=" + this.values.replicationGuardReplicas
 				+ " replicas within " + this.values.replicationGuardTimeout + ", localHandoff="
 				+ this.values.localHandoff + ", nodeTimeout=" + this.values.nodeTimeout + ", restartDelay="
-				+ restartDelay() + "]";
+				+ restartDelay() + ", holderIdentity=" + this.values.holderIdentity + ", applicationName="
+				+ this.values.applicationName + "]";
 	}
 
 	/**
@@ -258,6 +279,10 @@ public final class SetnxLockSettings {
 
 		private Duration restartDelay;
 
+		private boolean holderIdentity = true;
+
+		private String applicationName;
+
 		private Builder() {
 		}
 
@@ -277,6 +302,32 @@ public final class SetnxLockSettings {
 			this.localHandoff = other.localHandoff;
 			this.nodeTimeout = other.nodeTimeout;
 			this.restartDelay = other.restartDelay;
+			this.holderIdentity = other.holderIdentity;
+			this.applicationName = other.applicationName;
+		}
+
+		/**
+		 * Set whether owner tokens name their holder
+		 * ({@code [application@]host/pid/thread} before the token's secret part), for
+		 * operators who read who holds a lock. Turn it off where host names or thread
+		 * names are not to be stored in Redis.
+		 * @param holderIdentity whether holders are named; {@code true} by default
+		 * @return this builder
+		 */
+		public Builder holderIdentity(boolean holderIdentity) {
+			this.holderIdentity = holderIdentity;
+			return this;
+		}
+
+		/**
+		 * Set the application name that owner tokens give for their holder.
+		 * @param applicationName the name, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder applicationName(String applicationName) {
+			this.applicationName = (applicationName != null && !applicationName.isBlank()) ? applicationName.trim()
+					: null;
+			return this;
 		}
 
 		/**

@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;
@@ -145,14 +146,16 @@ class AsynchronousMethodTests {
 	}
 
 	@Test
-	void aCancelledFutureReleasesItsLockAndCancelsTheWork() throws Exception {
+	void aCancelledCallLeavesTheMethodsFutureAloneAndHoldsTheLockUntilItCompletes() throws Exception {
 		Work work = start(Work.class);
 		CompletableFuture<String> call = work.endless("9");
 		await().atMost(Duration.ofSeconds(10)).until(() -> work.pending().size() == 1);
-		assertThat(redis().hasKey("lock:work:9")).isTrue();
 		call.cancel(false);
+		assertThat(call).isCancelled();
+		assertThat(work.pending().get(0)).isNotDone();
+		assertThat(redis().hasKey("lock:work:9")).isTrue();
+		work.pending().get(0).complete("done");
 		await().atMost(Duration.ofSeconds(10)).until(() -> !redis().hasKey("lock:work:9"));
-		assertThat(work.pending().get(0).isCancelled()).isTrue();
 	}
 
 	@Test

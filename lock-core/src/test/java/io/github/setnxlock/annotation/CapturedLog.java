@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -101,8 +102,18 @@ final class CapturedLog implements AutoCloseable {
 		return List.copyOf(this.lines);
 	}
 
+	/**
+	 * Capture DEBUG and above from this logger until closed.
+	 * @return this capture
+	 */
+	CapturedLog atDebug() {
+		this.logger.setLevel(Level.DEBUG);
+		return this;
+	}
+
 	@Override
 	public void close() {
+		this.logger.setLevel(null);
 		this.logger.detachAppender(this.appender);
 		this.appender.stop();
 	}

@@ -24,6 +24,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;

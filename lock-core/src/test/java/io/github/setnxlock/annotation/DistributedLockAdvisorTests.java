@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;
@@ -48,6 +49,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.dao.CannotAcquireLockException;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.TransientDataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.transaction.TransactionDefinition;
@@ -106,13 +110,33 @@ class DistributedLockAdvisorTests {
 	}
 
 	@Test
+	void aLockHeldElsewhereIsSpringsCannotAcquireLockException() {
+		Locked locked = start(Locked.class);
+		holdElsewhere("Locked.byId:a", () -> {
+			try {
+				locked.byId("a");
+				throw new AssertionError("ran while the lock was held elsewhere");
+			}
+			catch (CannotAcquireLockException ex) {
+				assertThat(ex).isInstanceOf(LockNotAcquiredException.class)
+					.isInstanceOf(ConcurrencyFailureException.class)
+					.isInstanceOf(TransientDataAccessException.class);
+			}
+		});
+	}
+
+	@Test
 	void whenHeldElsewhereThenThrowNamesTheLock() {
 		Locked locked = start(Locked.class);
 		holdElsewhere("Locked.byId:a",
 				() -> assertThatExceptionOfType(LockNotAcquiredException.class).isThrownBy(() -> locked.byId("a"))
-					.withMessage("Lock 'Locked.byId' of " + Locked.class.getName()
-							+ ".byId(String) was held by someone else for the whole wait of PT0S")
 					.satisfies((ex) -> {
+						// Who held it: the other registry, on this thread, in this
+						// process.
+						assertThat(ex.getHolder()).endsWith("/" + ProcessHandle.current().pid() + "/"
+								+ Thread.currentThread().getName().replaceAll("[^A-Za-z0-9._-]", "-"));
+						assertThat(ex).hasMessage("Lock 'Locked.byId' of " + Locked.class.getName()
+								+ ".byId(String) was held by " + ex.getHolder() + " for the whole wait of PT0S");
 						assertThat(ex.getLockName()).isEqualTo("Locked.byId");
 						assertThat(ex.getKey()).isEqualTo("Locked.byId:a");
 						assertThat(ex.getWaitTime()).isEqualTo(Duration.ZERO);
@@ -146,6 +170,19 @@ class DistributedLockAdvisorTests {
 		});
 		assertThat(locked.skipOptional("a")).contains("ran");
 		assertThat(locked.runs()).isEqualTo(1);
+	}
+
+	@Test
+	void aSkippedCallIsLoggedAtDebugWithoutItsKey() {
+		Locked locked = start(Locked.class);
+		try (CapturedLog log = CapturedLog.of(DistributedLockInterceptor.class.getName()).atDebug()) {
+			holdElsewhere("Locked.skipped:secret-id", () -> locked.skipVoid("secret-id"));
+			assertThat(log.lines()).singleElement()
+				.isEqualTo("DEBUG Skipped " + Locked.class.getName() + ".skipVoid(String): lock 'Locked.skipped'"
+						+ " was held elsewhere for the whole wait of PT0S")
+				.asString()
+				.doesNotContain("secret-id");
+		}
 	}
 
 	@Test

@@ -24,6 +24,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;
 
+import io.github.setnxlock.LockNotAcquiredException;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aot.generate.ClassNameGenerator;

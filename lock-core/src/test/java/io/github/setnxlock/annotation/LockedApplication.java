@@ -18,7 +18,9 @@ package io.github.setnxlock.annotation;
 
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
+import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;
@@ -52,6 +54,20 @@ final class LockedApplication {
 	 */
 	static AnnotationConfigApplicationContext start(RedisServer server, Map<String, Object> properties,
 			Class<?>... beans) {
+		return start(server, properties, UnaryOperator.identity(), beans);
+	}
+
+	/**
+	 * Start an application whose advice reaches the registry through a wrapper, for tests
+	 * that change what the registry's locks answer.
+	 * @param server the Redis server
+	 * @param properties the environment's properties, for placeholders
+	 * @param wrapper wraps the application's registry for the advice
+	 * @param beans the classes of the beans under test
+	 * @return the started context, for the caller to close
+	 */
+	static AnnotationConfigApplicationContext start(RedisServer server, Map<String, Object> properties,
+			UnaryOperator<LockRegistry> wrapper, Class<?>... beans) {
 		AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
 		context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("test", properties));
 		AopConfigUtils.registerAutoProxyCreatorIfNecessary(context);
@@ -64,7 +80,7 @@ final class LockedApplication {
 				() -> new SetnxLockRegistry(context.getBean(StringRedisTemplate.class), SetnxLockSettings.defaults()),
 				(definition) -> definition.setDestroyMethodName("close"));
 		context.registerBean(DistributedLockAdvisor.class,
-				() -> new DistributedLockAdvisor(() -> context.getBean(SetnxLockRegistry.class),
+				() -> new DistributedLockAdvisor(() -> wrapper.apply(context.getBean(SetnxLockRegistry.class)),
 						() -> LockTimings.withDefaultWait(Duration.ofSeconds(2))),
 				(definition) -> definition.setRole(BeanDefinition.ROLE_INFRASTRUCTURE));
 		for (Class<?> bean : beans) {

@@ -18,11 +18,14 @@ package io.github.setnxlock.faults;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.setnxlock.redis.LockProtocol;
+import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.SharedResources;
+import io.github.setnxlock.test.TcpProxy;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,6 +75,7 @@ class FencingHistoryTests {
 		// A lease no stall of a busy machine outlasts: without faults, every holder keeps
 		// its lock to the end of its section.
 		settings.lease = Duration.ofSeconds(5);
+		settings.lateTokens = 0.5;
 		try (HistoryRun run = HistoryRun.start(settings, this.locks.port(), this.witness, directory)) {
 			HistoryReport report = run.finish(this.witness);
 			System.out.println(report.summary("No faults, " + protocol));
@@ -81,25 +85,6 @@ class FencingHistoryTests {
 			assertThat(report.lostUpdates()).isZero();
 			assertThat(report.unfencedLostUpdates()).isZero();
 			assertThat(report.staleRejected()).isZero();
-		}
-	}
-
-	@ParameterizedTest
-	@EnumSource(LockProtocol.class)
-	void asynchronousAndThreadHoldsOfContendingProcessesNeverOverlapAndLoseNoUpdate(LockProtocol protocol,
-			@TempDir Path directory) throws Exception {
-		HistoryRun.Settings settings = new HistoryRun.Settings(protocol);
-		settings.lease = Duration.ofSeconds(5);
-		settings.asyncInOddProcesses = true;
-		try (HistoryRun run = HistoryRun.start(settings, this.locks.port(), this.witness, directory)) {
-			HistoryReport report = run.finish(this.witness);
-			System.out.println(report.summary("Asynchronous holds in every other process, " + protocol));
-			assertThat(report.violations()).isEmpty();
-			assertThat(report.sections()).isGreaterThan(100);
-			assertThat(report.believedHeld()).isEqualTo(report.sections());
-			assertThat(report.lostUpdates()).isZero();
-			assertThat(report.unfencedLostUpdates()).isZero();
-			assertThat(report.records()).extracting(HistoryRecord::process).contains("p0", "p1");
 		}
 	}
 
@@ -154,6 +139,7 @@ class FencingHistoryTests {
 		HistoryRun.Settings settings = new HistoryRun.Settings(protocol);
 		settings.runTime = Duration.ofSeconds(8);
 		settings.wait = Duration.ofMillis(500);
+		settings.lateTokens = 0.5;
 		try (HistoryRun run = HistoryRun.start(settings, this.locks.port(), this.witness, directory)) {
 			Thread.sleep(2000);
 			this.locks.stop();
@@ -178,36 +164,102 @@ class FencingHistoryTests {
 		}
 	}
 
+	/**
+	 * Asynchronous holds in every other process, threads' holds in the others, and
+	 * answers lost now and then: Redis ran the command, the connection broke before its
+	 * answer reached the client, and Lettuce sent it again on the next connection. A
+	 * lease longer than the run, so that a key left at any time is still there at the
+	 * end, and no loss to report.
+	 */
 	@ParameterizedTest
 	@EnumSource(LockProtocol.class)
-	void aRestartWithoutDataFasterThanTheLeaseMakesTwoHoldersAndOnlyFencingSavesTheUpdates(LockProtocol protocol,
+	void asynchronousAndThreadHoldsWithLostAnswersNeverOverlapLoseAnUpdateLeaveAKeyOrReportALoss(LockProtocol protocol,
 			@TempDir Path directory) throws Exception {
 		HistoryRun.Settings settings = new HistoryRun.Settings(protocol);
+		settings.lease = Duration.ofSeconds(8);
+		settings.wait = Duration.ofSeconds(8);
+		settings.runTime = Duration.ofSeconds(5);
+		settings.linger = Duration.ofSeconds(2);
+		settings.lateTokens = 0.5;
+		settings.asyncInOddProcesses = true;
+		String keys = SetnxLockSettings.defaults().keyPrefix() + "history:";
+		try (TcpProxy proxy = TcpProxy.start(this.locks);
+				HistoryRun run = HistoryRun.start(settings, proxy.port(), this.witness, directory);
+				LostAnswers lostAnswers = new LostAnswers(List.of(proxy), keys)) {
+			run.awaitFinished();
+			lostAnswers.close();
+			List<String> left = keysLeft(keys, settings.keys);
+			HistoryReport report = run.finish(this.witness);
+			int lossesReported = run.lossesReported();
+			System.out.println(
+					report.summary("Asynchronous holds in every other process, answers lost now and then, " + protocol)
+							+ "; answers lost " + lostAnswers.lost() + "; locks reported lost " + lossesReported);
+			assertThat(report.violations()).isEmpty();
+			assertThat(report.lostUpdates()).isZero();
+			assertThat(report.unfencedLostUpdates()).isZero();
+			assertThat(report.believedHeld()).isEqualTo(report.sections());
+			assertThat(report.records()).extracting(HistoryRecord::process).contains("p0", "p1");
+			assertThat(left).as("lock keys after every holder released").isEmpty();
+			assertThat(report.lostAtUnlock()).as("unlocks that reported a loss").isZero();
+			assertThat(lossesReported).as("locks reported lost").isZero();
+			// Each lost answer costs its process a reconnection, a few hundred ms on a
+			// busy
+			// machine, on the connection its threads share: 80 to 900 when measured.
+			assertThat(report.believedHeld()).as("sections held throughout").isGreaterThan(20);
+			assertThat(lostAnswers.lost()).as("answers lost").isGreaterThan(5);
+		}
+	}
+
+	/**
+	 * Return the lock keys Redis still holds a few round trips after every worker's last
+	 * release, while the workers are still up; waits a second for them to go.
+	 */
+	private List<String> keysLeft(String prefix, int keys) throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(1).toNanos();
+		while (true) {
+			List<String> left = new ArrayList<>();
+			for (int k = 0; k < keys; k++) {
+				if (this.locks.execute("GET", prefix + k) != null) {
+					left.add(prefix + k + " for " + this.locks.execute("PTTL", prefix + k) + " ms");
+				}
+			}
+			if (left.isEmpty() || System.nanoTime() - deadline > 0) {
+				return left;
+			}
+			Thread.sleep(20);
+		}
+	}
+
+	/**
+	 * A holder whose key a restart without data took asks for its token after its
+	 * successor drew one: the draw checks that the key is still the holder's, and
+	 * refuses. With that check taken out of {@code token-fence.lua}, the stale holder got
+	 * a token above its successor's and this failed in 3 runs of 3 ("tokens went down in
+	 * the order the locks were taken"). The timestamp protocol draws with the
+	 * acquisition.
+	 */
+	@Test
+	void aHolderWhoseKeyWasForgottenIsRefusedATokenItAsksForAfterItsSuccessor(@TempDir Path directory)
+			throws Exception {
+		HistoryRun.Settings settings = new HistoryRun.Settings(LockProtocol.TOKEN);
 		settings.runTime = Duration.ofSeconds(6);
 		settings.lease = Duration.ofSeconds(3);
-		// Sections long against the restarts, and short waits: a waiter tries again
-		// within 100 ms, finds the forgotten key free and begins while the holder, whose
-		// next renewal is up to a second away, still counts on its lock.
 		settings.work = Duration.ofMillis(500);
 		settings.wait = Duration.ofMillis(100);
+		settings.lateTokens = 1;
 		try (HistoryRun run = HistoryRun.start(settings, this.locks.port(), this.witness, directory)) {
-			for (int i = 0; i < 3; i++) {
-				Thread.sleep(1000);
-				// Every lock is forgotten while its holder still counts on it.
+			for (int i = 0; i < 5; i++) {
+				Thread.sleep(800);
 				this.locks.restart();
 			}
 			HistoryReport report = run.finish(this.witness);
-			System.out.println(report.summary("Redis restarted without data 3 times within the lease, " + protocol));
-			assertThat(report.violations()).as("two holders at once: what a restart without data does")
-				.anySatisfy((violation) -> assertThat(violation).startsWith("two holders"));
-			assertThat(report.violations()).as("fencing tokens must still increase, and no fenced update be lost")
-				.allSatisfy((violation) -> assertThat(violation).startsWith("two holders"));
-			assertThat(report.staleRejected()).as("writes of the holder that was forgotten, refused").isPositive();
-			assertThat(report.unfencedLostUpdates()).as("what the same sections lost without fencing").isPositive();
+			System.out.println(report.summary("Redis restarted without data 5 times, tokens asked for late"));
+			assertThat(report.lostBeforeEntry()).as("holders refused a token for a key they no longer had")
+				.isPositive();
+			// Holders that drew before the restart still overlap their successors (see
+			// above); none may have a token out of the order the locks were taken in.
+			assertThat(report.violations()).allSatisfy((violation) -> assertThat(violation).startsWith("two holders"));
 			assertThat(report.lostUpdates()).isZero();
-			// About 35 when measured (sections of half a second, and waits of 100 ms that
-			// mostly end in a timeout).
-			assertThat(report.believedHeld()).as("sections held throughout").isGreaterThan(10);
 		}
 	}
 

@@ -31,6 +31,9 @@ import java.util.TreeMap;
  * <li>fencing tokens are unique, and increase in the order the sections began (counting
  * the sections whose holder still held the lock just after noting its start: a holder
  * paused between taking the lock and noting the time may note it after its successor);
+ * and in the order the locks were taken, also where the token was asked for late in the
+ * hold: a holder whose key is someone else's by then must get no token, and a token drawn
+ * for it anyway would come after the next holder's;
  * <li>no two sections whose holders believed they held the lock all along overlap in
  * time;
  * <li>no update of the protected counter is lost: two fenced writes the store accepted
@@ -78,6 +81,15 @@ final class HistoryChecker {
 				if (byEntry.get(i).token() <= byEntry.get(i - 1).token()) {
 					violations
 						.add("tokens of '" + key + "' went down: " + byEntry.get(i - 1) + " then " + byEntry.get(i));
+				}
+			}
+			List<HistoryRecord> byAcquisition = byEntry.stream()
+				.sorted(Comparator.comparingLong(HistoryRecord::acquired).thenComparingLong(HistoryRecord::token))
+				.toList();
+			for (int i = 1; i < byAcquisition.size(); i++) {
+				if (byAcquisition.get(i).token() <= byAcquisition.get(i - 1).token()) {
+					violations.add("tokens of '" + key + "' went down in the order the locks were taken: "
+							+ byAcquisition.get(i - 1) + " then " + byAcquisition.get(i));
 				}
 			}
 			List<HistoryRecord> believed = byEntry.stream().filter(HistoryRecord::believedHeld).toList();

@@ -37,10 +37,21 @@ package io.github.setnxlock.faults;
  * refused read or write means a stale token)
  * @param unlockFound what {@code unlock()} found: {@code ok}, {@code lost} (a
  * {@code LockLostException}) or {@code error} (Redis could not be reached)
+ * @param acquired when the lock was taken, before the fencing token was asked for (which
+ * may be a while later, as work under a lock may ask late)
  * @author setnx-lock authors
  */
 record HistoryRecord(String process, int thread, String key, long token, long entered, long exited, boolean heldAtEntry,
-		boolean heldAtExit, long read, boolean written, String unlockFound) {
+		boolean heldAtExit, long read, boolean written, String unlockFound, long acquired) {
+
+	/**
+	 * A section whose token was asked for as soon as the lock was taken.
+	 */
+	HistoryRecord(String process, int thread, String key, long token, long entered, long exited, boolean heldAtEntry,
+			boolean heldAtExit, long read, boolean written, String unlockFound) {
+		this(process, thread, key, token, entered, exited, heldAtEntry, heldAtExit, read, written, unlockFound,
+				entered);
+	}
 
 	/**
 	 * Whether the holder believed it held the lock for the whole section: held at its end
@@ -55,18 +66,18 @@ record HistoryRecord(String process, int thread, String key, long token, long en
 		return String.join(" ", this.process, Integer.toString(this.thread), this.key, Long.toString(this.token),
 				Long.toString(this.entered), Long.toString(this.exited), Boolean.toString(this.heldAtEntry),
 				Boolean.toString(this.heldAtExit), Long.toString(this.read), Boolean.toString(this.written),
-				this.unlockFound);
+				this.unlockFound, Long.toString(this.acquired));
 	}
 
 	static HistoryRecord parse(String line) {
 		String[] fields = line.split(" ");
-		if (fields.length != 11) {
+		if (fields.length != 12) {
 			throw new IllegalArgumentException("Not a history record: '" + line + "'");
 		}
 		return new HistoryRecord(fields[0], Integer.parseInt(fields[1]), fields[2], Long.parseLong(fields[3]),
 				Long.parseLong(fields[4]), Long.parseLong(fields[5]), Boolean.parseBoolean(fields[6]),
-				Boolean.parseBoolean(fields[7]), Long.parseLong(fields[8]), Boolean.parseBoolean(fields[9]),
-				fields[10]);
+				Boolean.parseBoolean(fields[7]), Long.parseLong(fields[8]), Boolean.parseBoolean(fields[9]), fields[10],
+				Long.parseLong(fields[11]));
 	}
 
 }

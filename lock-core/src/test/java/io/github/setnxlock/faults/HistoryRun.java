@@ -87,9 +87,9 @@ final class HistoryRun implements AutoCloseable {
 		try {
 			Files.createDirectories(directory);
 			for (int i = 0; i < settings.processes; i++) {
-				List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp",
-						System.getProperty("java.class.path"), HistoryWorker.class.getName(), locks,
-						"witness=" + witness.port(), "protocol=" + settings.protocol, "clock=" + settings.clock,
+				List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
+						"-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), HistoryWorker.class.getName(),
+						locks, "witness=" + witness.port(), "protocol=" + settings.protocol, "clock=" + settings.clock,
 						"clockOffsetMs=" + ((i == 0) ? settings.firstClockOffset.toMillis() : 0),
 						"keys=" + settings.keys, "threads=" + settings.threads, "runMs=" + settings.runTime.toMillis(),
 						"leaseMs=" + settings.lease.toMillis(), "explicitLease=" + settings.explicitLease,
@@ -97,8 +97,11 @@ final class HistoryRun implements AutoCloseable {
 						"workMs=" + ((i == 0 && settings.firstWork != null) ? settings.firstWork : settings.work)
 							.toMillis(),
 						"commandTimeoutMs=" + settings.commandTimeout.toMillis(), "output=" + run.records(i),
-						"name=p" + i, "announce=" + (i == 0 && settings.announceFirst), "lock=" + (settings.careless
-								? "careless" : (settings.asyncInOddProcesses && i % 2 == 1) ? "async" : "library")));
+						"name=p" + i, "announce=" + (i == 0 && settings.announceFirst),
+						"lock=" + (settings.careless ? "careless"
+								: (settings.asyncInOddProcesses && i % 2 == 1) ? "async" : "library"),
+						"refusing=" + (settings.refusingInEvenProcesses && i % 2 == 0),
+						"lingerMs=" + settings.linger.toMillis(), "lateTokens=" + settings.lateTokens));
 				run.processes.add(new ProcessBuilder(command).redirectErrorStream(true)
 					.redirectOutput(run.log(i).toFile())
 					.start());
@@ -148,6 +151,29 @@ final class HistoryRun implements AutoCloseable {
 	 */
 	int countLines(int index, String prefix) {
 		return (int) log(index, "").lines().filter((line) -> line.startsWith(prefix)).count();
+	}
+
+	/**
+	 * Return how many locks the workers' registries reported lost ({@code LOST} lines).
+	 * @return the number of losses reported
+	 */
+	int lossesReported() {
+		int losses = 0;
+		for (int i = 0; i < this.processes.size(); i++) {
+			losses += countLines(i, "LOST");
+		}
+		return losses;
+	}
+
+	/**
+	 * Wait until every worker has run its last section and lingers ({@code FINISHED}, see
+	 * {@link Settings#linger}), so that what is left in Redis can be read while the
+	 * registries are still up.
+	 */
+	void awaitFinished() {
+		for (int i = 0; i < this.processes.size(); i++) {
+			awaitLine(i, "FINISHED", 0, Duration.ofSeconds(60));
+		}
 	}
 
 	/**
@@ -303,6 +329,26 @@ final class HistoryRun implements AutoCloseable {
 		 * ({@link AsyncHeldLock}) rather than threads' holds.
 		 */
 		boolean asyncInOddProcesses;
+
+		/**
+		 * Whether every other process, from the first, connects to the Redlock masters as
+		 * the starter does, refusing commands while a connection is down, rather than
+		 * sending unanswered commands again on the next connection.
+		 */
+		boolean refusingInEvenProcesses;
+
+		/**
+		 * How long each worker stays up after its last section, having printed
+		 * {@code FINISHED}; zero for not at all.
+		 */
+		Duration linger = Duration.ZERO;
+
+		/**
+		 * The share of sections whose holder asks for its fencing token only after a
+		 * random part of its work, as work under a lock may. None by default: runs that
+		 * show a hazard need holders that showed the store their token at once.
+		 */
+		double lateTokens;
 
 	}
 

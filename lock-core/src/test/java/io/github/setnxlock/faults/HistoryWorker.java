@@ -34,6 +34,7 @@ import java.util.function.Function;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.RedlockNode;
@@ -67,10 +68,18 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * token protocol), {@code witness}, {@code protocol}, {@code clock},
  * {@code clockOffsetMs}, {@code keys}, {@code threads}, {@code runMs}, {@code leaseMs},
  * {@code explicitLease}, {@code waitMs}, {@code workMs}, {@code commandTimeoutMs},
- * {@code output}, {@code name}, {@code announce}, and {@code lock=careless} to run a
- * {@link CarelessLock} instead of the library's, or {@code lock=async} for the library's
- * asynchronous holds ({@link AsyncHeldLock}). It warms up on keys of its own, then prints
- * {@code READY} when it is about to start.
+ * {@code output}, {@code name}, {@code announce}, {@code lateTokens} (the share of
+ * sections that ask for their token after part of their work), and {@code lock=careless}
+ * to run a {@link CarelessLock} instead of the library's, or {@code lock=async} for the
+ * library's asynchronous holds ({@link AsyncHeldLock}). It warms up on keys of its own,
+ * then prints {@code READY} when it is about to start.
+ * <p>
+ * Under Redlock, {@code refusing=true} connects to the masters as the starter does,
+ * refusing commands while a connection is down (and failing those it had not answered)
+ * rather than sending them again on the next one; {@code lingerMs} keeps the process up
+ * that long after its last section, printing {@code FINISHED} first, so that what the
+ * registry still sends after the last release gets there. Each lock the registry reports
+ * lost is printed as {@code LOST <reason>}.
  *
  * @author setnx-lock authors
  */
@@ -121,11 +130,12 @@ public final class HistoryWorker {
 	private void run() throws Exception {
 		Duration commandTimeout = Duration.ofMillis(number("commandTimeoutMs"));
 		List<LettuceConnectionFactory> nodes = new ArrayList<>();
+		boolean refusing = Boolean.parseBoolean(this.options.getOrDefault("refusing", "false"));
 		for (String port : (this.options.containsKey("ports") ? option("ports") : option("port")).split(",")) {
-			nodes.add(connect(Integer.parseInt(port), commandTimeout));
+			nodes.add(connect(Integer.parseInt(port), commandTimeout, refusing));
 		}
 		LettuceConnectionFactory locks = nodes.get(0);
-		LettuceConnectionFactory store = connect((int) number("witness"), Duration.ofSeconds(10));
+		LettuceConnectionFactory store = connect((int) number("witness"), Duration.ofSeconds(10), false);
 		Witness witness = new Witness(RedisConnections.template(store));
 		LockProtocol protocol = LockProtocol.valueOf(option("protocol"));
 		SetnxLockSettings settings = SetnxLockSettings.builder()
@@ -142,6 +152,12 @@ public final class HistoryWorker {
 				if (acquisition.tookOver()) {
 					HistoryWorker.this.takeovers.incrementAndGet();
 				}
+			}
+
+			@Override
+			public void lockLost(LockLostEvent event) {
+				System.out.println("LOST " + event.reason());
+				System.out.flush();
 			}
 
 		};
@@ -189,6 +205,12 @@ public final class HistoryWorker {
 		for (Thread worker : workers) {
 			worker.join();
 		}
+		long linger = Long.parseLong(this.options.getOrDefault("lingerMs", "0"));
+		if (linger > 0) {
+			System.out.println("FINISHED");
+			System.out.flush();
+			pause(linger);
+		}
 		try (BufferedWriter out = Files.newBufferedWriter(Path.of(option("output")))) {
 			for (List<HistoryRecord> mine : records) {
 				for (HistoryRecord record : mine) {
@@ -227,6 +249,7 @@ public final class HistoryWorker {
 		boolean announce = Boolean.parseBoolean(this.options.getOrDefault("announce", "false"));
 		long work = number("workMs");
 		int keys = (int) number("keys");
+		double lateTokens = Double.parseDouble(this.options.getOrDefault("lateTokens", "0"));
 		while (System.nanoTime() - end < 0) {
 			String key = "history:" + random.nextInt(keys);
 			LeasedLock lock = locks.apply(key);
@@ -250,13 +273,22 @@ public final class HistoryWorker {
 				return;
 			}
 			this.acquisitions.incrementAndGet();
+			long acquired = FaultClient.micros();
+			// Some holders ask for their token only after part of their work, as work
+			// under
+			// a lock may: a holder whose key went meanwhile (a restart without data) must
+			// be refused a token rather than given one above its successor's.
+			long pauseMillis = random.nextLong(work / 2, work + 1);
+			long beforeToken = (random.nextDouble() < lateTokens) ? random.nextLong(pauseMillis + 1) : 0;
+			pause(beforeToken);
 			long token;
 			try {
 				token = lock.fencingToken();
 			}
 			catch (LockLostException ex) {
 				// Taking the lock took longer than its lease (a machine busy enough to
-				// stall this process): no section is entered.
+				// stall this process), or the key went while the holder worked before
+				// asking for its token: no section is entered.
 				this.lostBeforeEntry.incrementAndGet();
 				unlock(lock);
 				continue;
@@ -280,13 +312,13 @@ public final class HistoryWorker {
 				System.out.println("IN " + key + " " + token);
 				System.out.flush();
 			}
-			pause(random.nextLong(work / 2, work + 1));
+			pause(pauseMillis - beforeToken);
 			boolean written = value >= 0 && witness.write(key, token, value + 1);
 			witness.writeUnfenced(key, unfenced + 1);
 			long exited = FaultClient.micros();
 			boolean heldAtExit = lock.isHeldByCurrentThread();
 			records.add(new HistoryRecord(option("name"), thread, key, token, entered, exited, heldAtEntry, heldAtExit,
-					value, written, unlock(lock)));
+					value, written, unlock(lock), acquired));
 		}
 	}
 
@@ -306,7 +338,10 @@ public final class HistoryWorker {
 		}
 	}
 
-	private static LettuceConnectionFactory connect(int port, Duration commandTimeout) {
+	private static LettuceConnectionFactory connect(int port, Duration commandTimeout, boolean refusing) {
+		if (refusing) {
+			return RedisConnections.createRedlockNode("127.0.0.1", port, commandTimeout);
+		}
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", port),
 				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());

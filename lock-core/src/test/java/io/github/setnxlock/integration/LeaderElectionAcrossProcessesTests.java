@@ -108,8 +108,9 @@ class LeaderElectionAcrossProcessesTests {
 	private void start(Path directory, int index, String role) throws IOException {
 		Path log = directory.resolve("leader-" + index + ".log");
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-		Process process = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-				LeaderWorker.class.getName(), "port=" + server().port(), "role=" + role, "leaseMs=" + LEASE.toMillis())
+		Process process = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+				System.getProperty("java.class.path"), LeaderWorker.class.getName(), "port=" + server().port(),
+				"role=" + role, "leaseMs=" + LEASE.toMillis())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();

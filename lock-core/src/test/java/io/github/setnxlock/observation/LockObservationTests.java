@@ -17,9 +17,11 @@
 package io.github.setnxlock.observation;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.micrometer.common.docs.KeyName;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -61,19 +63,19 @@ class LockObservationTests {
 			lock.lock();
 			lock.unlock();
 			TestObservationRegistryAssert.assertThat(observations)
-				.hasObservationWithNameEqualTo("setnx.lock.wait")
+				.hasObservationWithNameEqualTo("setnx.lock.acquire")
 				.that()
-				.hasContextualNameEqualTo("wait orders")
-				.hasLowCardinalityKeyValue("setnx.lock.name", "orders")
-				.hasLowCardinalityKeyValue("setnx.lock.protocol", "token")
-				.hasLowCardinalityKeyValue("setnx.lock.result", "acquired")
+				.hasContextualNameEqualTo("acquire orders")
+				.hasLowCardinalityKeyValue("name", "orders")
+				.hasLowCardinalityKeyValue("protocol", "token")
+				.hasLowCardinalityKeyValue("result", "acquired")
 				.hasHighCardinalityKeyValue("setnx.lock.key", "orders:1")
 				.hasBeenStarted()
 				.hasBeenStopped();
 			TestObservationRegistryAssert.assertThat(observations)
-				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.hasObservationWithNameEqualTo("setnx.lock.hold")
 				.that()
-				.hasLowCardinalityKeyValue("setnx.lock.result", "released")
+				.hasLowCardinalityKeyValue("result", "released")
 				.hasBeenStopped();
 		}
 		finally {
@@ -95,13 +97,13 @@ class LockObservationTests {
 			assertThat(registry.obtain("busy").tryLock(Duration.ofMillis(500))).isFalse();
 			held.unlock();
 			TestObservationRegistryAssert.assertThat(observations)
-				.hasObservationWithNameEqualTo("setnx.lock.wait")
+				.hasObservationWithNameEqualTo("setnx.lock.acquire")
 				.that()
-				.hasLowCardinalityKeyValue("setnx.lock.name", "unnamed")
-				.hasLowCardinalityKeyValue("setnx.lock.result", "timeout")
+				.hasLowCardinalityKeyValue("name", "unnamed")
+				.hasLowCardinalityKeyValue("result", "timeout")
 				.hasBeenStopped();
 			TestObservationRegistryAssert.assertThat(observations)
-				.hasNumberOfObservationsWithNameEqualTo("setnx.lock.held", 0);
+				.hasNumberOfObservationsWithNameEqualTo("setnx.lock.hold", 0);
 		}
 		finally {
 			RedisConnections.destroy(factory);
@@ -120,22 +122,22 @@ class LockObservationTests {
 				.get(5, TimeUnit.SECONDS)
 				.orElseThrow();
 			TestObservationRegistryAssert.assertThat(observations)
-				.hasObservationWithNameEqualTo("setnx.lock.wait")
+				.hasObservationWithNameEqualTo("setnx.lock.acquire")
 				.that()
-				.hasLowCardinalityKeyValue("setnx.lock.result", "acquired")
+				.hasLowCardinalityKeyValue("result", "acquired")
 				.hasBeenStopped();
 			// Held while the work goes on elsewhere: started, not stopped.
 			TestObservationRegistryAssert.assertThat(observations)
-				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.hasObservationWithNameEqualTo("setnx.lock.hold")
 				.that()
 				.hasBeenStarted()
 				.isNotStopped();
 			CompletableFuture.runAsync(() -> handle.release().join()).get(5, TimeUnit.SECONDS);
 			TestObservationRegistryAssert.assertThat(observations)
-				.hasObservationWithNameEqualTo("setnx.lock.held")
+				.hasObservationWithNameEqualTo("setnx.lock.hold")
 				.that()
-				.hasLowCardinalityKeyValue("setnx.lock.name", "orders")
-				.hasLowCardinalityKeyValue("setnx.lock.result", "released")
+				.hasLowCardinalityKeyValue("name", "orders")
+				.hasLowCardinalityKeyValue("result", "released")
 				.hasBeenStopped();
 		}
 		finally {
@@ -180,6 +182,25 @@ class LockObservationTests {
 		finally {
 			RedisConnections.destroy(factory);
 		}
+	}
+
+	@Test
+	void theNamesAndLowCardinalityKeysAreThoseOfTheTimersDashboardsRead() {
+		assertThat(DefaultLockObservationConvention.forWaits().getName()).isEqualTo("setnx.lock.acquire");
+		assertThat(DefaultLockObservationConvention.forHolds().getName()).isEqualTo("setnx.lock.hold");
+		for (LockObservationDocumentation observation : LockObservationDocumentation.values()) {
+			assertThat(Arrays.stream(observation.getLowCardinalityKeyNames()).map(KeyName::asString))
+				.containsExactly("name", "protocol", "result");
+		}
+	}
+
+	@Test
+	void aConventionOfAnyNameNamesItsSpanAfterTheNamesLastPart() {
+		LockObservationContext context = new LockObservationContext("orders:1", "", "token");
+		assertThat(new DefaultLockObservationConvention.Waits("wait").getContextualName(context))
+			.isEqualTo("wait orders:1");
+		assertThat(new DefaultLockObservationConvention.Holds("orders.lock.hold").getContextualName(context))
+			.isEqualTo("hold orders:1");
 	}
 
 }

@@ -18,13 +18,20 @@ package io.github.setnxlock.reactor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockLostException;
-import io.github.setnxlock.annotation.LockNotAcquiredException;
+import io.github.setnxlock.annotation.BlockingWork;
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisConnections;
@@ -34,7 +41,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.reactivestreams.Subscription;
 import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
@@ -55,6 +64,8 @@ class ReactiveLocksTests {
 
 	@RegisterExtension
 	static final RedisServerExtension redis = new RedisServerExtension();
+
+	private static final ExecutorService elsewhere = Executors.newCachedThreadPool();
 
 	private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
@@ -156,6 +167,77 @@ class ReactiveLocksTests {
 	}
 
 	@Test
+	void aCancelledSubscriberLeavesTheLockHeldUntilTheWorkItAskedForOnAnotherThreadReturns() {
+		List<long[]> spans = new CopyOnWriteArrayList<>();
+		AtomicInteger begun = new AtomicInteger();
+		List<String> received = new CopyOnWriteArrayList<>();
+		BaseSubscriber<String> lazy = new BaseSubscriber<>() {
+
+			@Override
+			protected void hookOnSubscribe(Subscription subscription) {
+				// asks for values one at a time, below
+			}
+
+			@Override
+			protected void hookOnNext(String value) {
+				received.add(value);
+			}
+
+		};
+		ReactiveLocks
+			.withLock(this.first.obtain("reactive:lazy-steps"), Duration.ofSeconds(10),
+					Flux.<String>generate((sink) -> sink.next(sleepThrough(Duration.ofMillis(500), begun, spans))))
+			.subscribe(lazy);
+		lazy.request(1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> received.size() == 1);
+		// The next value is made on the thread that asks for it.
+		elsewhere.execute(() -> lazy.request(1));
+		await().atMost(Duration.ofSeconds(10)).until(() -> begun.get() == 2);
+		lazy.dispose();
+		StepVerifier
+			.create(ReactiveLocks.withLock(this.second.obtain("reactive:lazy-steps"), Duration.ofSeconds(10),
+					Mono.fromCallable(() -> sleepThrough(Duration.ZERO, begun, spans))))
+			.expectNextCount(1)
+			.expectComplete()
+			.verify(Duration.ofSeconds(30));
+		// The endless work stopped at the cancel, and the second holder ran after it.
+		assertThat(spans).hasSize(3);
+		spans.sort((a, b) -> Long.compare(a[0], b[0]));
+		for (int i = 1; i < spans.size(); i++) {
+			assertThat(spans.get(i)[0]).as("start of work %d after the end of the one before", i)
+				.isGreaterThanOrEqualTo(spans.get(i - 1)[1]);
+		}
+	}
+
+	@Test
+	void aCancelledMonoOfAFutureReleasesWhileTheFuturesTaskRunsOn() throws Exception {
+		CountDownLatch gate = new CountDownLatch(1);
+		AtomicBoolean inside = new AtomicBoolean();
+		Disposable cancelled = ReactiveLocks.withLock(this.first.obtain("reactive:future"), Duration.ofSeconds(10),
+				Mono.defer(() -> Mono.fromFuture(CompletableFuture.runAsync(() -> {
+					inside.set(true);
+					BlockingWork.pass(gate, new AtomicBoolean());
+					inside.set(false);
+				}, elsewhere))))
+			.subscribe();
+		try {
+			await().atMost(Duration.ofSeconds(10)).untilTrue(inside);
+			cancelled.dispose();
+			// As documented: Reactor cancels the future, not the task behind it, which
+			// the
+			// library cannot see end.
+			LockHandle second = ReactiveLocks.acquire(this.second.obtain("reactive:future"), Duration.ofSeconds(10))
+				.block(Duration.ofSeconds(30));
+			assertThat(second).isNotNull();
+			assertThat(inside).isTrue();
+			second.release().get(10, TimeUnit.SECONDS);
+		}
+		finally {
+			gate.countDown();
+		}
+	}
+
+	@Test
 	void workThatOutlivesItsLeaseFailsWithLockLost() {
 		StepVerifier
 			.create(ReactiveLocks.withLock(this.first.obtain("reactive:lost"), Duration.ZERO, Duration.ofMillis(150),
@@ -174,6 +256,17 @@ class ReactiveLocksTests {
 		assertThat(server().execute("EXISTS", "lock:reactive:handle")).isEqualTo(1L);
 		Mono.fromFuture(handle.release()).block(Duration.ofSeconds(10));
 		assertThat(server().execute("EXISTS", "lock:reactive:handle")).isEqualTo(0L);
+	}
+
+	/**
+	 * Blocking work that records its span once done, and does not stop for interrupts.
+	 */
+	private static String sleepThrough(Duration time, AtomicInteger begun, List<long[]> spans) {
+		begun.incrementAndGet();
+		long begin = System.nanoTime();
+		BlockingWork.sleep(time, new AtomicBoolean());
+		spans.add(new long[] { begin, System.nanoTime() });
+		return "slept";
 	}
 
 	private static <T> Mono<T> timed(Mono<T> work, List<long[]> spans) {

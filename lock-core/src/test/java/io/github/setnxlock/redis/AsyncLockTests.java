@@ -22,7 +22,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -266,6 +268,33 @@ class AsyncLockTests {
 	}
 
 	@Test
+	void closingTheRegistryEndsTheWaitsOfThreadsAsWell() throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try (TestClient first = new TestClient(server(), SetnxLockSettings.defaults())) {
+			TestClient second = new TestClient(server(), SetnxLockSettings.defaults());
+			LeasedLock held = first.registry.obtain("closing-threads");
+			held.lock();
+			Future<Boolean> onRedis = threads
+				.submit(() -> second.registry.obtain("closing-threads").tryLock(30, TimeUnit.SECONDS));
+			Handshakes.awaitWaiterOnRedis(second.registry, "lock:closing-threads");
+			Future<Boolean> inLine = threads
+				.submit(() -> second.registry.obtain("closing-threads").tryLock(30, TimeUnit.SECONDS));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> second.registry.engine().stats().keyState("lock:closing-threads").slotWaiters() == 1);
+			second.close();
+			for (Future<Boolean> waiting : List.of(onRedis, inLine)) {
+				assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> waiting.get(5, TimeUnit.SECONDS))
+					.withCauseInstanceOf(IllegalStateException.class)
+					.withMessageContaining("closed");
+			}
+			held.unlock();
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	@Test
 	void anAttemptCancelledWhileRedisStallsIsUndoneWhenItLands() throws Exception {
 		try (TcpProxy proxy = TcpProxy.start(server());
 				TestClient client = new TestClient(RedisConnections.create(proxy, Duration.ofSeconds(5)),
@@ -296,6 +325,9 @@ class AsyncLockTests {
 			LeasedLock lock = client.registry.obtain("async:no-answer");
 			lock.tryLock();
 			lock.unlock();
+			// An answer to the background script load that passes the proxy as it stalls
+			// would be Redis answering during the wait: contention, not silence.
+			client.registry.warmedUp().join();
 			proxy.stall();
 			// Well within the client's command timeout of 30 s.
 			assertThatExceptionOfType(ExecutionException.class)

@@ -29,6 +29,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.operator.LockState;
+import io.github.setnxlock.redis.operator.RedisLocks;
 import io.github.setnxlock.test.RedisClusterGroup;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
@@ -144,6 +146,49 @@ class ClusterLockTests {
 			lock.unlock();
 			assertThat(cluster.nodeFor("lock:" + lock.key()).execute("EXISTS", "lock:" + lock.key())).isEqualTo(0L);
 		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockProtocol.class)
+	void theLocksHeldOnEveryPrimaryAreListedWithTheirHolders(LockProtocol protocol) throws Exception {
+		SetnxLockRegistry one = registry(factory, settings(protocol).toBuilder().applicationName("one").build());
+		SetnxLockRegistry two = registry(otherFactory, settings(protocol).toBuilder().applicationName("two").build());
+		List<LeasedLock> held = new ArrayList<>();
+		for (int i = 0; i < 30; i++) {
+			held.add(one.obtain("order-" + i));
+		}
+		held.add(two.obtain("{user:7}:cart"));
+		for (LeasedLock lock : held) {
+			assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
+			// Writes the counter, whose key begins with the prefix for a hash-tagged key.
+			assertThat(lock.fencingToken()).isPositive();
+		}
+		try {
+			RedisLocks listed = one.operations().heldInRedis(100);
+			assertThat(listed.complete()).isTrue();
+			assertThat(listed.locks()).extracting(LockState::key)
+				.containsExactlyInAnyOrderElementsOf(held.stream().map(LeasedLock::key).toList());
+			assertThat(listed.locks()).filteredOn((state) -> state.key().startsWith("order-")).allSatisfy((state) -> {
+				assertThat(state.holder()).startsWith("one@");
+				assertThat(state.heldHere()).isTrue();
+				assertThat(state.ttlMillis()).isPositive();
+			});
+			assertThat(listed.locks()).filteredOn((state) -> state.key().equals("{user:7}:cart"))
+				.singleElement()
+				.satisfies((state) -> {
+					assertThat(state.holder()).startsWith("two@");
+					assertThat(state.heldHere()).isFalse();
+				});
+			RedisLocks limited = one.operations().heldInRedis(10);
+			assertThat(limited.locks()).hasSize(10);
+			assertThat(limited.complete()).isFalse();
+		}
+		finally {
+			for (LeasedLock lock : held) {
+				lock.unlock();
+			}
+		}
+		assertThat(one.operations().heldInRedis(100).locks()).isEmpty();
 	}
 
 	@ParameterizedTest

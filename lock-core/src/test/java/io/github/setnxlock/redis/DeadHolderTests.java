@@ -72,9 +72,9 @@ class DeadHolderTests {
 				TestClient waiter = new TestClient(server, SetnxLockSettings.defaults())) {
 			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 			Path output = directory.resolve("holder.log");
-			Process holder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-					HoldUntilKilled.class.getName(), Integer.toString(server.port()), "dead-jvm",
-					Long.toString(HOLDER_LEASE.toMillis()))
+			Process holder = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+					System.getProperty("java.class.path"), HoldUntilKilled.class.getName(),
+					Integer.toString(server.port()), "dead-jvm", Long.toString(HOLDER_LEASE.toMillis()))
 				.redirectErrorStream(true)
 				.redirectOutput(output.toFile())
 				.start();

@@ -18,6 +18,8 @@ package io.github.setnxlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -26,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
@@ -179,6 +182,51 @@ class LocalHandoffTests {
 			for (Future<?> worker : workers) {
 				worker.get(30, TimeUnit.SECONDS);
 			}
+			assertThat(busy.registry.engine().stats().localHandoffs()).isPositive();
+		}
+	}
+
+	@Test
+	void aWaiterOfAnotherRegistryGoesWithinTheHandOffBoundWhileLocalWaitersNeverRunOut() throws Exception {
+		int localWaiters = 100;
+		try (TestClient busy = new TestClient(server(), SetnxLockSettings.defaults());
+				TestClient other = new TestClient(server(), SetnxLockSettings.defaults())) {
+			List<String> order = new CopyOnWriteArrayList<>();
+			LeasedLock lock = busy.registry.obtain("bounded");
+			LockHandle first = lock.acquireAsync(Duration.ZERO).get(10, TimeUnit.SECONDS).orElseThrow();
+			// A line of waiters in this registry that never runs dry until all have held
+			// the key: each releases as soon as it holds it.
+			List<CompletableFuture<Void>> local = new ArrayList<>();
+			for (int i = 0; i < localWaiters; i++) {
+				local.add(lock.acquireAsync(Duration.ofSeconds(60)).thenCompose((handle) -> {
+					order.add("local");
+					return handle.orElseThrow().release();
+				}));
+			}
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> busy.registry.engine().stats().keyState("lock:bounded").slotWaiters() == localWaiters);
+			Future<Boolean> elsewhere = this.threads.submit(() -> {
+				LeasedLock theirs = other.registry.obtain("bounded");
+				boolean acquired = theirs.tryLock(Duration.ofSeconds(60));
+				if (acquired) {
+					order.add("elsewhere");
+					theirs.unlock();
+				}
+				return acquired;
+			});
+			// The waiter elsewhere has marked the key: it waits for its release.
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> String.valueOf(server().execute("GET", "lock:bounded")).endsWith("!"));
+			first.release().get(10, TimeUnit.SECONDS);
+			assertThat(elsewhere.get(60, TimeUnit.SECONDS)).isTrue();
+			CompletableFuture.allOf(local.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+			// Without the bound, all forty would go first: a local waiter is always
+			// there.
+			// With it, a couple of hand-offs, and a few more while the read that finds
+			// the
+			// mark is out, then the key goes back through Redis to the waiter elsewhere.
+			assertThat(order.indexOf("elsewhere")).as("holds before the waiter elsewhere: %s", order)
+				.isLessThan(localWaiters / 2);
 			assertThat(busy.registry.engine().stats().localHandoffs()).isPositive();
 		}
 	}

@@ -18,12 +18,14 @@ package io.github.setnxlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisNodes;
+import io.github.setnxlock.test.TcpProxy;
 
 /**
  * A Redlock registry on the servers of a {@link RedisNodes}, each through a connection
@@ -42,12 +44,18 @@ final class RedlockClient implements AutoCloseable {
 	}
 
 	RedlockClient(RedisNodes nodes, SetnxLockSettings settings, Duration commandTimeout, List<LockListener> listeners) {
+		this(nodes.size(), nodes::name, (i) -> RedisConnections.create(nodes.node(i), commandTimeout), settings,
+				listeners);
+	}
+
+	private RedlockClient(int size, IntFunction<String> names, IntFunction<RedisConnectionFactory> factories,
+			SetnxLockSettings settings, List<LockListener> listeners) {
 		List<RedlockNode> redlockNodes = new ArrayList<>();
 		try {
-			for (int i = 0; i < nodes.size(); i++) {
-				RedisConnectionFactory factory = RedisConnections.create(nodes.node(i), commandTimeout);
+			for (int i = 0; i < size; i++) {
+				RedisConnectionFactory factory = factories.apply(i);
 				this.factories.add(factory);
-				redlockNodes.add(new RedlockNode(nodes.name(i), RedisConnections.template(factory)));
+				redlockNodes.add(new RedlockNode(names.apply(i), RedisConnections.template(factory)));
 			}
 			this.registry = new SetnxLockRegistry(redlockNodes, settings, listeners);
 		}
@@ -55,6 +63,29 @@ final class RedlockClient implements AutoCloseable {
 			this.factories.forEach(RedisConnections::destroy);
 			throw ex;
 		}
+	}
+
+	/**
+	 * Return a registry on the nodes, each through the proxy given for it, if any.
+	 * @param nodes the servers
+	 * @param proxies the proxy in front of each server, or {@code null} for none
+	 * @param refusing whether the connections refuse commands while down, as the
+	 * starter's do (and so fail the commands a broken connection had not answered), or
+	 * queue them and send them again on the next connection, Lettuce's default
+	 * @param settings the registry's settings
+	 * @param listeners its listeners
+	 * @return the client
+	 */
+	static RedlockClient through(RedisNodes nodes, List<TcpProxy> proxies, boolean refusing, SetnxLockSettings settings,
+			List<LockListener> listeners) {
+		Duration timeout = Duration.ofSeconds(2);
+		IntFunction<String> hosts = (i) -> (proxies.get(i) != null) ? "127.0.0.1" : nodes.node(i).host();
+		IntFunction<Integer> ports = (i) -> (proxies.get(i) != null) ? proxies.get(i).port() : nodes.node(i).port();
+		return new RedlockClient(nodes.size(), (i) -> hosts.apply(i) + ":" + ports.apply(i),
+				(i) -> refusing ? RedisConnections.createRedlockNode(hosts.apply(i), ports.apply(i), timeout)
+						: (proxies.get(i) != null) ? RedisConnections.create(proxies.get(i), timeout)
+								: RedisConnections.create(nodes.node(i), timeout),
+				settings, listeners);
 	}
 
 	@Override

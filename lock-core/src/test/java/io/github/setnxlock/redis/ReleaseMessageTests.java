@@ -28,7 +28,9 @@ import java.util.concurrent.TimeUnit;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.engine.KeyState;
+import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
+import io.github.setnxlock.test.TcpProxy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -218,6 +220,33 @@ class ReleaseMessageTests {
 		// Woken when the subscription comes back, or by the end of the holder's lease.
 		assertThat(waiting.get(15, TimeUnit.SECONDS)).isTrue();
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.waiter.registry.engine().stats().subscribeAndCheck());
+	}
+
+	@Test
+	void aSubscriptionWhoseConnectionIsResetWhileItSubscribesIsMadeAgain() throws Exception {
+		// As when the primary dies under a subscription being made: Spring Data Redis's
+		// container gives up on a subscription that failed other than by not connecting.
+		try (TcpProxy proxy = TcpProxy.start(this.server);
+				TestClient waiter = new TestClient(RedisConnections.create(proxy, Duration.ofSeconds(5)),
+						SetnxLockSettings.defaults(), List.of())) {
+			LeasedLock warm = waiter.registry.obtain("warm-up");
+			warm.lock();
+			warm.unlock();
+			proxy.resetOnRepliesTo("SUBSCRIBE", 1);
+			await("subscribed after the reset").atMost(Duration.ofSeconds(20))
+				.until(() -> waiter.registry.engine().stats().subscribeAndCheck());
+			assertThat(proxy.lostReplies()).isEqualTo(1);
+			LeasedLock held = this.holder.registry.obtain("after-reset");
+			held.lock();
+			Future<Long> waiting = this.threads.submit(
+					() -> Acquisitions.acquiredAt(waiter.registry.obtain("after-reset"), Duration.ofSeconds(60), 0));
+			Handshakes.awaitWaiterOnRedis(waiter.registry, "lock:after-reset");
+			long releasedAt = System.nanoTime();
+			held.unlock();
+			assertThat(Duration.ofNanos(waiting.get(60, TimeUnit.SECONDS) - releasedAt))
+				.as("woken by the release, not the lease's end")
+				.isLessThan(Duration.ofSeconds(5));
+		}
 	}
 
 	@ParameterizedTest

@@ -17,7 +17,7 @@ package io.github.setnxlock.coroutines
 
 import io.github.setnxlock.annotation.DistributedLock
 import io.github.setnxlock.annotation.DistributedLockAdvisor
-import io.github.setnxlock.annotation.LockNotAcquiredException
+import io.github.setnxlock.LockNotAcquiredException
 import io.github.setnxlock.annotation.LockTimings
 import io.github.setnxlock.annotation.OnLockFailure
 import io.github.setnxlock.redis.SetnxLockRegistry
@@ -26,7 +26,9 @@ import io.github.setnxlock.test.RedisConnections
 import io.github.setnxlock.test.RedisServerExtension
 import java.time.Duration
 import java.util.concurrent.CopyOnWriteArrayList
+import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
+import java.util.concurrent.atomic.AtomicBoolean
 import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.CompletableDeferred
@@ -35,6 +37,7 @@ import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
 import kotlinx.coroutines.awaitCancellation
 import kotlinx.coroutines.cancelAndJoin
+import kotlinx.coroutines.coroutineScope
 import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flow
@@ -42,6 +45,7 @@ import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.future.await
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatExceptionOfType
@@ -114,6 +118,20 @@ class SuspendFunctionLockTests {
 	}
 
 	@Test
+	fun theCleanUpOfACancelledFunctionRunsOnAfterTheRelease(): Unit = runBlocking(Dispatchers.Default) {
+		// As documented: the function runs on its caller's dispatcher, which resumes it for
+		// its cancel on a thread the library cannot see, after the cancel returned.
+		assertTheNextHolderRunsBesideACancelledCall("10") { hangThenCleanUp(it) }
+	}
+
+	@Test
+	fun workOnAnotherDispatcherRunsOnAfterTheReleaseOfACancelledCall(): Unit = runBlocking(Dispatchers.Default) {
+		// As documented: the block the function waits for on another dispatcher runs on
+		// unseen.
+		assertTheNextHolderRunsBesideACancelledCall("11") { blockElsewhere(it) }
+	}
+
+	@Test
 	fun aFailingCallReleasesAndKeepsItsError(): Unit = runBlocking(Dispatchers.Default) {
 		val work = start(Work::class.java)
 		val failure = assertThrows<IllegalStateException> { work.fail("7") }
@@ -167,6 +185,30 @@ class SuspendFunctionLockTests {
 				}
 			})
 	}
+
+	/**
+	 * Cancel a call of one application once it has begun, and show that the other
+	 * application's call of the same key runs while the first one's work still blocks.
+	 */
+	private suspend fun assertTheNextHolderRunsBesideACancelledCall(id: String, call: suspend Work.(String) -> Unit) =
+		coroutineScope {
+			val first = start(Work::class.java)
+			val second = start(Work::class.java)
+			try {
+				val running = launch { first.call(id) }
+				first.hanging.await()
+				running.cancelAndJoin()
+				assertThat(second.charge(id)).isEqualTo("charged $id")
+				withTimeout(10_000) {
+					while (!first.blocked.get()) {
+						delay(10)
+					}
+				}
+			}
+			finally {
+				first.gate.countDown()
+			}
+		}
 
 	private suspend fun awaitKeyGone(key: String, limit: Duration) {
 		withTimeout(limit.toMillis()) {
@@ -235,6 +277,10 @@ class SuspendFunctionLockTests {
 
 		open val cancelled = CompletableDeferred<Unit>()
 
+		open val gate = CountDownLatch(1)
+
+		open val blocked = AtomicBoolean()
+
 		@DistributedLock(name = "work", key = "#p0")
 		open suspend fun charge(id: String): String {
 			val start = System.nanoTime()
@@ -252,6 +298,40 @@ class SuspendFunctionLockTests {
 			catch (ex: CancellationException) {
 				cancelled.complete(Unit)
 				throw ex
+			}
+		}
+
+		@DistributedLock(name = "work", key = "#p0")
+		open suspend fun hangThenCleanUp(id: String) {
+			hanging.complete(Unit)
+			try {
+				awaitCancellation()
+			}
+			finally {
+				// Cleanup that blocks, such as closing a connection.
+				blocked.set(true)
+				passGate()
+				blocked.set(false)
+			}
+		}
+
+		@DistributedLock(name = "work", key = "#p0")
+		open suspend fun blockElsewhere(id: String) = withContext(Dispatchers.IO) {
+			blocked.set(true)
+			hanging.complete(Unit)
+			passGate()
+			blocked.set(false)
+		}
+
+		/** Blocks until the test opens the gate, through interrupts, as much blocking code does. */
+		private fun passGate() {
+			while (gate.count > 0) {
+				try {
+					gate.await()
+				}
+				catch (ex: InterruptedException) {
+					// carried on regardless
+				}
 			}
 		}
 

@@ -22,8 +22,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
@@ -42,6 +45,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public final class RedisConnections {
 
 	private static final Duration DESTROY_LIMIT = Duration.ofSeconds(20);
+
+	private static final Duration RECONNECT_LIMIT = Duration.ofSeconds(1);
 
 	private RedisConnections() {
 	}
@@ -68,6 +73,25 @@ public final class RedisConnections {
 	}
 
 	/**
+	 * Create and start a Lettuce connection factory for one Redlock node, reached
+	 * directly or through a proxy, as the starter builds one: commands sent while its
+	 * connection is down are refused at once rather than queued until it is back
+	 * ({@code REJECT_COMMANDS}), while commands already sent when it broke are sent again
+	 * on the next connection. Destroy it after use.
+	 * @param host the server's (or the proxy's) host
+	 * @param port its port
+	 * @param commandTimeout how long a command may take before the client gives up
+	 * @return the started factory
+	 */
+	public static LettuceConnectionFactory createRedlockNode(String host, int port, Duration commandTimeout) {
+		ClientOptions options = ClientOptions.builder()
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.build();
+		return start(new LettuceConnectionFactory(new RedisStandaloneConfiguration(host, port),
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).clientOptions(options).build()));
+	}
+
+	/**
 	 * Create and start a Lettuce connection factory that signs in to the server as a
 	 * Redis ACL user; destroy it after use.
 	 * @param server the server
@@ -87,8 +111,12 @@ public final class RedisConnections {
 	/**
 	 * Create and start a Lettuce connection factory that finds the primary through the
 	 * group's Sentinel, as {@code spring.data.redis.sentinel.*} does; destroy it after
-	 * use. After a failover its connections reach the new primary once the Sentinel has
-	 * closed them on the old one.
+	 * use. After a failover its connections reach the new primary on their next
+	 * reconnection attempt. Lettuce spaces those attempts exponentially up to 30 s by
+	 * default, so a failover that took a few seconds on a busy machine could leave a
+	 * connection (the release subscription's among them) away for as long again: this
+	 * client retries at least every second, as an application that counts its failover
+	 * time configures it ({@code ClientResourcesBuilderCustomizer} in Spring Boot).
 	 * @param group the Sentinel group
 	 * @param commandTimeout how long a command may take before the client gives up
 	 * @return the started factory
@@ -96,7 +124,14 @@ public final class RedisConnections {
 	public static LettuceConnectionFactory create(RedisSentinelGroup group, Duration commandTimeout) {
 		RedisSentinelConfiguration sentinel = new RedisSentinelConfiguration().master(RedisSentinelGroup.MASTER_NAME)
 			.sentinel(group.sentinel().host(), group.sentinel().port());
-		return start(new LettuceConnectionFactory(sentinel, client(commandTimeout)));
+		ClientResources resources = ClientResources.builder()
+			.reconnectDelay(Delay.exponential(Duration.ofMillis(1), RECONNECT_LIMIT, 2, TimeUnit.MILLISECONDS))
+			.build();
+		return start(new LettuceConnectionFactory(sentinel,
+				LettuceClientConfiguration.builder()
+					.commandTimeout(commandTimeout)
+					.clientResources(resources)
+					.build()));
 	}
 
 	/**
@@ -143,16 +178,23 @@ public final class RedisConnections {
 	 * forever on a future that never completes (lettuce issue 2278, seen here once in a
 	 * test's teardown), and a hung teardown would hang the build. The shutdown runs on a
 	 * daemon thread of its own; past the limit it is left to finish, or not, on its own.
+	 * Client resources given to the factory (which the factory leaves alone) are shut
+	 * down with it.
 	 * @param factory the factory, a Lettuce or Jedis one
 	 */
 	public static void destroy(RedisConnectionFactory factory) {
 		if (!(factory instanceof DisposableBean disposable)) {
 			return;
 		}
+		ClientResources resources = (factory instanceof LettuceConnectionFactory lettuce)
+				? lettuce.getClientConfiguration().getClientResources().orElse(null) : null;
 		CompletableFuture<Void> destroyed = new CompletableFuture<>();
 		Thread shutdown = new Thread(() -> {
 			try {
 				disposable.destroy();
+				if (resources != null) {
+					resources.shutdown(0, 2, TimeUnit.SECONDS).get();
+				}
 				destroyed.complete(null);
 			}
 			catch (Throwable ex) {

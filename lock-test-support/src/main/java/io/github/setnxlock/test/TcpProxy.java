@@ -24,8 +24,10 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on a free loopback port in front of one server, whose traffic a test can
@@ -37,7 +39,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * as a network partition looks to TCP: nothing arrives, nothing fails, until the
  * partition heals and what was held is delivered;
  * <li>{@link #delay(Duration)} holds each chunk for a while before passing it on, as a
- * slow network would.
+ * slow network would;
+ * <li>{@link #loseRepliesTo(String, int)} passes a request on to the server, then closes
+ * its connection instead of passing the server's reply back: the command ran, and the
+ * client never hears so. A client that reconnects and sends its unanswered commands again
+ * (Lettuce's default) makes the server run them twice.
  * </ul>
  * {@link #restore()} ends all of them.
  *
@@ -58,6 +64,21 @@ public final class TcpProxy implements AutoCloseable {
 	private volatile boolean stalled;
 
 	private volatile long delayNanos;
+
+	/** What a request holds whose reply is lost, or {@code null}. */
+	private volatile String losingRepliesTo;
+
+	/** How many more replies are to be lost. */
+	private final AtomicInteger repliesToLose = new AtomicInteger();
+
+	/** Whether a lost reply cuts the proxy (see {@link #cut()}). */
+	private volatile boolean cutAfterLostReply;
+
+	/** Whether a lost reply resets the client's connection rather than closing it. */
+	private volatile boolean resetOnLostReply;
+
+	/** How many replies were lost. */
+	private final AtomicInteger lostReplies = new AtomicInteger();
 
 	private final Object flow = new Object();
 
@@ -119,15 +140,91 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Let traffic through again, at once and without delay.
+	 * Lose the replies to the next requests that hold a text: each such request reaches
+	 * the server, which runs it, and its connection is closed when the server's answer
+	 * comes, before the client sees any of it. Requests are matched per chunk read from
+	 * the client, as RESP text ({@code "SET"}, a script's SHA-1, a key), so a pipelined
+	 * chunk counts once.
+	 * @param fragment what the request holds
+	 * @param times how many replies to lose
+	 */
+	public void loseRepliesTo(String fragment, int times) {
+		loseRepliesTo(fragment, times, false);
+	}
+
+	/**
+	 * Lose the replies to the next requests that hold a text, as
+	 * {@link #loseRepliesTo(String, int)}, and, if asked, close every new connection from
+	 * the first lost reply on until {@link #restore()}: the client cannot send its
+	 * unanswered command again until the test lets it.
+	 * @param fragment what the request holds
+	 * @param times how many replies to lose
+	 * @param cutAfterwards whether to refuse connections after a lost reply
+	 */
+	public void loseRepliesTo(String fragment, int times, boolean cutAfterwards) {
+		this.resetOnLostReply = false;
+		this.cutAfterLostReply = cutAfterwards;
+		this.repliesToLose.set(times);
+		this.losingRepliesTo = fragment;
+	}
+
+	/**
+	 * Lose the replies to the next requests that hold a text, as
+	 * {@link #loseRepliesTo(String, int)}, but reset the client's connection (a TCP
+	 * {@code RST}) instead of closing it, as a server that crashed with the request
+	 * unanswered does: the client reads "connection reset", not an end of stream.
+	 * @param fragment what the request holds
+	 * @param times how many replies to lose
+	 */
+	public void resetOnRepliesTo(String fragment, int times) {
+		loseRepliesTo(fragment, times, false);
+		this.resetOnLostReply = true;
+	}
+
+	/**
+	 * Return how many replies were lost so far (see {@link #loseRepliesTo}).
+	 * @return the number of connections closed before their reply
+	 */
+	public int lostReplies() {
+		return this.lostReplies.get();
+	}
+
+	/**
+	 * Let traffic held by {@link #stall()} through, keeping the other faults armed (a
+	 * delay, replies to lose, a cut).
+	 */
+	public void resume() {
+		synchronized (this.flow) {
+			this.stalled = false;
+			this.flow.notifyAll();
+		}
+	}
+
+	/**
+	 * Let traffic through again, at once and without delay, and lose no more replies.
 	 */
 	public void restore() {
 		synchronized (this.flow) {
 			this.cut = false;
 			this.stalled = false;
 			this.delayNanos = 0;
+			this.losingRepliesTo = null;
+			this.repliesToLose.set(0);
+			this.cutAfterLostReply = false;
+			this.resetOnLostReply = false;
 			this.flow.notifyAll();
 		}
+	}
+
+	/**
+	 * Whether a request loses its reply; counts it if so.
+	 */
+	private boolean losesReply(byte[] request, int length) {
+		String fragment = this.losingRepliesTo;
+		if (fragment == null || !new String(request, 0, length, StandardCharsets.ISO_8859_1).contains(fragment)) {
+			return false;
+		}
+		return this.repliesToLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0;
 	}
 
 	private void awaitFlow() throws InterruptedException {
@@ -150,25 +247,49 @@ public final class TcpProxy implements AutoCloseable {
 					closeQuietly(client);
 					continue;
 				}
-				Socket server = new Socket(this.targetHost, this.targetPort);
+				Socket server;
+				try {
+					server = new Socket(this.targetHost, this.targetPort);
+				}
+				catch (IOException ex) {
+					// A server that is down refuses the client, as it would without
+					// the proxy, rather than leave it waiting for an answer.
+					closeQuietly(client);
+					continue;
+				}
 				this.sockets.add(client);
 				this.sockets.add(server);
-				pump(client, server);
-				pump(server, client);
+				Connection connection = new Connection();
+				pump(client, server, connection, true);
+				pump(server, client, connection, false);
 			}
 			catch (IOException ex) {
-				// The listener was closed, or the server refused: the client sees its
-				// connection end.
+				// The listener was closed.
 			}
 		}
 	}
 
-	private void pump(Socket from, Socket to) {
+	private void pump(Socket from, Socket to, Connection connection, boolean requests) {
 		Thread pump = new Thread(() -> {
 			byte[] buffer = new byte[8192];
 			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 				for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
 					awaitFlow();
+					if (requests && losesReply(buffer, read)) {
+						// Armed before the request goes on, so that its reply cannot pass
+						// first.
+						connection.loseReply = true;
+					}
+					if (!requests && connection.loseReply) {
+						if (this.cutAfterLostReply) {
+							this.cut = true;
+						}
+						if (this.resetOnLostReply) {
+							to.setSoLinger(true, 0);
+						}
+						this.lostReplies.incrementAndGet();
+						return;
+					}
 					out.write(buffer, 0, read);
 					out.flush();
 				}
@@ -188,6 +309,16 @@ public final class TcpProxy implements AutoCloseable {
 		}, "tcp-proxy-pump");
 		pump.setDaemon(true);
 		pump.start();
+	}
+
+	/**
+	 * What the two pumps of one connection share.
+	 */
+	private static final class Connection {
+
+		/** Whether the next reply on this connection is lost, with the connection. */
+		volatile boolean loseReply;
+
 	}
 
 	private static void closeQuietly(Socket socket) {

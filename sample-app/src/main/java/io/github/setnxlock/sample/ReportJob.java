@@ -26,8 +26,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.annotation.DistributedLock;
-import io.github.setnxlock.annotation.LockNotAcquiredException;
 import io.github.setnxlock.annotation.OnLockFailure;
 
 /**

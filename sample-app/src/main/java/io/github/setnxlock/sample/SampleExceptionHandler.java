@@ -24,7 +24,7 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
-import io.github.setnxlock.annotation.LockNotAcquiredException;
+import io.github.setnxlock.LockNotAcquiredException;
 
 /**
  * Turns the library's exceptions into answers a client can act on: retry later when the

@@ -25,8 +25,8 @@ import reactor.core.scheduler.Schedulers;
 import org.springframework.stereotype.Service;
 
 import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockNotAcquiredException;
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.annotation.LockNotAcquiredException;
 import io.github.setnxlock.reactor.ReactiveLocks;
 
 /**
@@ -118,24 +118,13 @@ public class StockService {
 
 	private StockChange underLock(String sku, LongFunction<StockChange> work) {
 		LeasedLock lock = this.locks.obtain("stock:" + sku);
-		boolean acquired;
 		try {
-			acquired = lock.tryLock(WAIT);
+			// unlock() afterwards throws LockLostException if the lease ended first: the
+			// change may have raced with another holder, and the caller must hear it.
+			return this.locks.executeLocked(lock.key(), WAIT, () -> work.apply(lock.fencingToken()));
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			acquired = false;
-		}
-		if (!acquired) {
+		catch (LockNotAcquiredException busy) {
 			return new StockChange(sku, Outcome.BUSY, null, null);
-		}
-		try {
-			return work.apply(lock.fencingToken());
-		}
-		finally {
-			// Throws LockLostException if the lease ended first: the change may have
-			// raced with another holder, and the caller must hear it.
-			lock.unlock();
 		}
 	}
 

@@ -37,6 +37,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.LockTimings;
+import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.sample.SampleHttp.Reply;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -289,6 +291,72 @@ class SampleApplicationTests {
 			lock.unlock();
 		}
 		assertThat(this.http.get("/actuator/locks").<List<String>>json("$.held[*].key")).doesNotContain(key);
+	}
+
+	@Test
+	void theLocksEndpointListsTheLocksOfEveryInstanceWithTheirHolders() throws Exception {
+		String here = unique("here");
+		String elsewhere = unique("elsewhere");
+		SetnxLockSettings otherInstance = SetnxLockSettings.builder()
+			.keyPrefix("sample:lock:")
+			.applicationName("other-instance")
+			.build();
+		try (SetnxLockRegistry other = new SetnxLockRegistry(this.redis, otherInstance)) {
+			LeasedLock mine = this.locks.obtain(here);
+			LeasedLock theirs = other.obtain(elsewhere);
+			mine.lock();
+			assertThat(theirs.tryLock(Duration.ofSeconds(5))).isTrue();
+			try {
+				Reply listed = this.http.get("/actuator/locks");
+				assertThat(listed.status()).isEqualTo(200);
+				assertThat(listed.<List<String>>json("$.held[*].key")).contains(here).doesNotContain(elsewhere);
+				assertThat(listed.<Boolean>json("$.inRedis.complete")).isTrue();
+				assertThat(listed.<List<String>>json("$.inRedis.locks[*].key")).contains(here, elsewhere);
+				assertThat(listed.<List<String>>json("$.inRedis.locks[?(@.key=='" + here + "')].holder"))
+					.singleElement()
+					.asString()
+					.startsWith("setnx-lock-sample@")
+					.endsWith("/" + Thread.currentThread().getName().replaceAll("[^A-Za-z0-9._-]", "-"));
+				assertThat(listed.<List<String>>json("$.inRedis.locks[?(@.key=='" + elsewhere + "')].holder"))
+					.singleElement()
+					.asString()
+					.startsWith("other-instance@");
+				assertThat(listed.<List<Boolean>>json("$.inRedis.locks[?(@.key=='" + elsewhere + "')].heldHere"))
+					.containsExactly(false);
+				assertThat(listed.<List<Number>>json("$.inRedis.locks[?(@.key=='" + elsewhere + "')].ttlMillis"))
+					.singleElement()
+					.satisfies((ttl) -> assertThat(ttl.longValue()).isPositive());
+				assertThat(listed.body()).doesNotContain(this.redis.opsForValue().get("sample:lock:" + elsewhere));
+			}
+			finally {
+				theirs.unlock();
+				mine.unlock();
+			}
+		}
+	}
+
+	@Test
+	void theLocksEndpointReadsKeysWithSlashesGivenWithOrWithoutThePrefix() {
+		String key = "reports/" + unique("2026") + "/11";
+		LeasedLock lock = this.locks.obtain(key, "reports");
+		lock.lock();
+		try {
+			Reply state = this.http.get("/actuator/locks/" + key);
+			assertThat(state.status()).isEqualTo(200);
+			assertThat(state.<String>json("$.key")).isEqualTo(key);
+			assertThat(state.<Boolean>json("$.held")).isTrue();
+			Reply prefixed = this.http.get("/actuator/locks/sample:lock:" + key);
+			assertThat(prefixed.status()).isEqualTo(200);
+			assertThat(prefixed.<String>json("$.key")).isEqualTo(key);
+			assertThat(prefixed.<String>json("$.redisKey")).isEqualTo("sample:lock:" + key);
+			assertThat(prefixed.<Boolean>json("$.heldHere")).isTrue();
+		}
+		finally {
+			lock.unlock();
+		}
+		Reply released = this.http.get("/actuator/locks/sample:lock:" + key);
+		assertThat(released.<Boolean>json("$.held")).isFalse();
+		assertThat(released.<String>json("$.redisKey")).isEqualTo("sample:lock:sample:lock:" + key);
 	}
 
 	@Test

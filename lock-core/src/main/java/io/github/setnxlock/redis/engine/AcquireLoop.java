@@ -19,17 +19,18 @@ package io.github.setnxlock.redis.engine;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.Reachability;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.protocol.Attempt;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
- * Repeats acquisition attempts against Redis until one succeeds or the wait ends.
+ * The rules of asking Redis until an attempt succeeds or the wait ends, which every
+ * acquisition's {@link AsyncAcquisition} follows.
  * <p>
  * Between attempts it waits for the key's release message (see {@link ReleaseMessages}),
  * and no longer than the holder's remaining lease, so a handoff takes one message and one
@@ -42,7 +43,7 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * while the subscription is not confirmed, it re-checks after a jittered backoff instead,
  * short (1 to 3 ms) under the timestamp protocol, whose documented clients poll, and
  * doubling from 2 ms to 64 ms under the token protocol, so it finds the key free soon
- * after such a holder releases it. A thread that was handed the slot by a local release
+ * after such a holder releases it. An owner that was handed the slot by a local release
  * that was announced first waits a moment for that release's message, which waiters in
  * other JVMs receive at the same time, so the JVM that released does not win every
  * handoff.
@@ -52,17 +53,22 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * time limit ends on time even when Redis stalls for longer than the client's command
  * timeout, and an interrupt never cuts a command short. An attempt the caller stopped
  * waiting for may still acquire the lock in Redis; it is then released at once, so no key
- * is left behind. A wait that ends without any answer from Redis is a
+ * is left behind. A wait that ends without any answer from Redis since it began is a
  * {@link LockAccessException} (Redis did not answer), not {@code false} (somebody holds
  * the lock). Waits without a time limit, and single attempts, are bounded by the client's
  * command timeout instead.
+ * <p>
+ * Two things Redis showed, or did not, change that. While the registry's first connection
+ * is still on its way (nothing answered yet, and no connection refused), a wait that ends
+ * before the attempt's answer comes waits on for it; and a wait that ends before its
+ * attempt's answer is contention ({@code null}) when Redis answered during the wait, this
+ * attempt or any call of the registry, unless it is known to be unreachable since: then
+ * it is a {@link LockAccessException} that says why, even after Redis had answered that
+ * the lock was held (see {@link AnswerWaits}).
  *
  * @author setnx-lock authors
  */
 final class AcquireLoop {
-
-	/** A wait without a time limit. */
-	static final long FOREVER = -1;
 
 	/**
 	 * The longest a new slot owner waits for the release message of the release that
@@ -86,6 +92,11 @@ final class AcquireLoop {
 
 	private final AbandonedAcquisitions abandoned;
 
+	/**
+	 * How long to wait for an attempt's answer, and what a wait that ends first means.
+	 */
+	final AnswerWaits answers;
+
 	private final boolean reChecksQuickly;
 
 	/** Whether releases hand over locally, so that runs of hand-offs are tracked. */
@@ -98,108 +109,16 @@ final class AcquireLoop {
 	 * @param abandoned undoes attempts whose answer never came
 	 * @param handsOffLocally whether releases hand over locally (see
 	 * {@link LocalHandoff})
+	 * @param reachability what the calls have shown of Redis
 	 */
 	AcquireLoop(LockCommands commands, ReleaseMessages messages, AbandonedAcquisitions abandoned,
-			boolean handsOffLocally) {
+			boolean handsOffLocally, Reachability reachability) {
 		this.commands = commands;
 		this.messages = messages;
 		this.abandoned = abandoned;
+		this.answers = new AnswerWaits(commands, reachability);
 		this.reChecksQuickly = commands.reChecksQuickly();
 		this.handsOffLocally = handsOffLocally;
-	}
-
-	/**
-	 * Acquire the lock in Redis.
-	 * @param key the lock's keys
-	 * @param state the key's state in this JVM, whose slot the caller owns
-	 * @param ownerToken the token of this acquisition
-	 * @param lease the lease to ask for
-	 * @param startNanos when the caller's wait began
-	 * @param waitNanos how long the caller waits: {@link #FOREVER}, {@code 0} for one
-	 * attempt, or a positive time
-	 * @param interruptible whether an interrupt ends the wait; if not, the interrupt is
-	 * kept for the caller to see afterwards
-	 * @return the acquired attempt, or {@code null} when the wait ended first
-	 * @throws InterruptedException if interruptible and interrupted
-	 */
-	Attempt acquire(LockKey key, KeyState state, String ownerToken, Duration lease, long startNanos, long waitNanos,
-			boolean interruptible) throws InterruptedException {
-		long deadline = (waitNanos > 0) ? startNanos + waitNanos : Waits.NO_DEADLINE;
-		// Made on the first wait: most acquisitions never wait.
-		RetryBackoff backoff = null;
-		boolean answered = false;
-		boolean interrupted = false;
-		try {
-			SlotHandoff handoff = state.takeHandoff();
-			if (handoff.announced() && this.messages.isListening()) {
-				interrupted |= state.releases.await(handoff.generation(), HANDOFF_WAIT_NANOS, interruptible);
-				if (handoff.yieldTurn()) {
-					interrupted |= yieldTurn(key, state, deadline, interruptible);
-				}
-			}
-			while (true) {
-				if (deadline != Waits.NO_DEADLINE && deadline - System.nanoTime() <= 0) {
-					return null;
-				}
-				long generation = state.releases.generation();
-				CompletableFuture<Attempt> future = this.commands.acquire(key, ownerToken, lease, waitNanos != 0);
-				Attempt attempt = null;
-				while (attempt == null) {
-					try {
-						attempt = Waits.await(future, deadline);
-					}
-					catch (InterruptedException ex) {
-						if (interruptible) {
-							undoWhenAnswered(key, ownerToken, lease, future);
-							throw ex;
-						}
-						interrupted = true;
-					}
-					catch (RuntimeException ex) {
-						if (!RedisCall.mayHaveRun(ex)) {
-							throw ex;
-						}
-						throw failedAttempt(key, ownerToken, lease, ex);
-					}
-					catch (TimeoutException ex) {
-						undoWhenAnswered(key, ownerToken, lease, future);
-						if (answered) {
-							// The lock was held when last asked: the wait ends as
-							// contention.
-							return null;
-						}
-						throw unanswered(key, ex, this.commands.unanswered(key, ownerToken));
-					}
-				}
-				if (attempt.acquired()) {
-					if (this.handsOffLocally) {
-						// Waited behind a holder elsewhere: it has more waiters, most
-						// likely.
-						state.slot.run.takenInRedis(System.nanoTime(), answered);
-					}
-					return attempt;
-				}
-				if (waitNanos == 0) {
-					return null;
-				}
-				answered = true;
-				if (backoff == null) {
-					backoff = newBackoff();
-				}
-				long pause = pauseAfter(attempt, backoff);
-				if (deadline != Waits.NO_DEADLINE) {
-					pause = Math.min(pause, deadline - System.nanoTime());
-				}
-				if (pause > 0) {
-					interrupted |= state.releases.await(generation, pause, interruptible);
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
 	}
 
 	/**
@@ -231,53 +150,6 @@ final class AcquireLoop {
 	RetryBackoff newBackoff() {
 		return new RetryBackoff(
 				this.reChecksQuickly ? RetryBackoff.SHORT_MAX_PAUSE_NANOS : RetryBackoff.MAX_PAUSE_NANOS);
-	}
-
-	/**
-	 * Let a waiter of another registry take the key first: once it has, mark its hold and
-	 * wait for its release; while the key is still free, ask again every
-	 * {@link #YIELD_RETRY_NANOS}, for {@link #YIELD_NANOS} at most. Either way the loop
-	 * then asks as usual; a failure here is the loop's to find.
-	 * @return whether the caller was interrupted and the interrupt kept
-	 */
-	private boolean yieldTurn(LockKey key, KeyState state, long deadline, boolean interruptible)
-			throws InterruptedException {
-		long end = System.nanoTime() + YIELD_NANOS;
-		if (deadline != Waits.NO_DEADLINE) {
-			end = Math.min(end, deadline);
-		}
-		boolean interrupted = false;
-		while (end - System.nanoTime() > 0) {
-			long generation = state.releases.generation();
-			Attempt marked;
-			try {
-				marked = Waits.await(this.commands.markHolder(key), end);
-			}
-			catch (TimeoutException | RuntimeException ex) {
-				return interrupted;
-			}
-			catch (InterruptedException ex) {
-				if (interruptible) {
-					throw ex;
-				}
-				return true;
-			}
-			if (marked.holderAnnounces() && marked.holderTtlMillis() >= 0) {
-				long pause = TimeUnit.MILLISECONDS.toNanos(marked.holderTtlMillis() + 1);
-				if (deadline != Waits.NO_DEADLINE) {
-					pause = Math.min(pause, deadline - System.nanoTime());
-				}
-				return interrupted | (pause > 0 && state.releases.await(generation, pause, interruptible));
-			}
-			if (marked != Attempt.LEFT_FREE) {
-				// Held by a holder that will not announce: the loop's back-off handles
-				// it.
-				return interrupted;
-			}
-			interrupted |= state.releases.await(generation, Math.min(YIELD_RETRY_NANOS, end - System.nanoTime()),
-					interruptible);
-		}
-		return interrupted;
 	}
 
 	/**

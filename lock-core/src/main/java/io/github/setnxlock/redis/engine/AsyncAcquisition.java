@@ -26,18 +26,20 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
+import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.protocol.Attempt;
 
 /**
- * One asynchronous acquisition in Redis: what {@link AcquireLoop#acquire} does with a
- * parked thread, done with callbacks, so that nothing waits on a thread. Each step sends
- * its command and returns; Redis's answer, a release message ({@link ReleaseSignal}) or a
- * timer on the registry's scheduler runs the next. The decisions are the loop's (how long
- * to pause after an attempt, what a failure means, undoing an attempt whose answer came
- * too late), so both ways of waiting behave alike: same hand-over after an announced
- * release, same turn for a waiter elsewhere, same wait time even when Redis stalls.
+ * The steps of an acquisition in Redis, for every acquisition (see
+ * {@link PendingAcquisition}), done with callbacks, so that nothing waits on a thread.
+ * Each step sends its command and returns; Redis's answer, a release message
+ * ({@link ReleaseSignal}) or a timer on the registry's scheduler runs the next. The
+ * decisions follow {@link AcquireLoop}'s rules (how long to pause after an attempt, what
+ * a failure means, undoing an attempt whose answer came too late): the wait for the
+ * message of an announced release that handed over the slot, the turn for a waiter
+ * elsewhere, the wait time kept even when Redis stalls.
  * <p>
  * The outcome completes with the acquired attempt, {@code null} when the wait ended, or
  * the failure; on the thread of whatever ran the last step, so it must be passed on, not
@@ -59,6 +61,8 @@ final class AsyncAcquisition {
 	private final String ownerToken;
 
 	private final Duration lease;
+
+	private final long startNanos;
 
 	private final long waitNanos;
 
@@ -86,8 +90,9 @@ final class AsyncAcquisition {
 		this.state = state;
 		this.ownerToken = ownerToken;
 		this.lease = lease;
+		this.startNanos = startNanos;
 		this.waitNanos = waitNanos;
-		this.deadline = (waitNanos > 0) ? startNanos + waitNanos : Waits.NO_DEADLINE;
+		this.deadline = Waits.deadline(startNanos, waitNanos);
 		this.outcome.whenComplete((attempt, failure) -> {
 			Pause current = this.pause;
 			if (current != null) {
@@ -102,10 +107,10 @@ final class AsyncAcquisition {
 	 * @return the outcome
 	 */
 	CompletableFuture<Attempt> start() {
-		SlotHandoff handoff = this.state.takeHandoff();
-		if (handoff.announced() && this.loop.messages.isListening()) {
-			pause(handoff.generation(), AcquireLoop.HANDOFF_WAIT_NANOS,
-					handoff.yieldTurn() ? this::yieldTurn : this::attempt);
+		SlotTurn turn = this.state.takeTurn();
+		if (turn.announced() && this.loop.messages.isListening()) {
+			pause(turn.generation(), AcquireLoop.HANDOFF_WAIT_NANOS,
+					turn.yieldTurn() ? this::yieldTurn : this::attempt);
 		}
 		else {
 			attempt();
@@ -130,16 +135,30 @@ final class AsyncAcquisition {
 			this.outcome.completeExceptionally(ex);
 			return;
 		}
-		whenAnswered(answer, this.deadline, (attempt, failure) -> answered(generation, answer, attempt, failure),
+		awaitAnswer(generation, answer, this.deadline);
+	}
+
+	/**
+	 * Take the attempt's answer if it comes by a deadline; else wait on while the first
+	 * connection is on its way (see {@link AnswerWaits#deadline}), or end the wait as the
+	 * loop does.
+	 */
+	private void awaitAnswer(long generation, CompletableFuture<Attempt> answer, long answerDeadline) {
+		whenAnswered(answer, answerDeadline, (attempt, failure) -> answered(generation, answer, attempt, failure),
 				() -> {
+					long later = this.loop.answers.deadline(this.startNanos, answerDeadline, this.answered);
+					if (later != answerDeadline && !this.outcome.isDone()) {
+						awaitAnswer(generation, answer, later);
+						return;
+					}
 					this.loop.undoWhenAnswered(this.key, this.ownerToken, this.lease, answer);
-					if (this.answered) {
-						// The lock was held when last asked: the wait ends as contention.
-						this.outcome.complete(null);
+					LockAccessException failure = this.loop.answers.ended(this.key, this.ownerToken, this.startNanos,
+							this.answered, new TimeoutException());
+					if (failure != null) {
+						this.outcome.completeExceptionally(failure);
 					}
 					else {
-						this.outcome.completeExceptionally(AcquireLoop.unanswered(this.key, new TimeoutException(),
-								this.loop.commands.unanswered(this.key, this.ownerToken)));
+						this.outcome.complete(null);
 					}
 				});
 	}

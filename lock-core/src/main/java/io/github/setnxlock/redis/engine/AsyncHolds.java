@@ -16,72 +16,31 @@
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-
-import io.micrometer.observation.Observation;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
-
-import io.github.setnxlock.LockListener;
-import io.github.setnxlock.LockListener.Acquisition.Result;
-import io.github.setnxlock.redis.gateway.LockKey;
-import io.github.setnxlock.redis.protocol.Attempt;
-import io.github.setnxlock.redis.protocol.Lease;
 
 /**
- * Holds that no thread waits for: acquired with a {@link CompletableFuture} and released
- * with one, from any thread. Internal API of the {@link LockEngine}.
- * <p>
- * An asynchronous acquisition has an owner of its own, so it is not reentrant: a second
- * one for the same key waits for the first to be released, wherever it runs. It claims
- * the key's slot as a thread does, but as a future ({@link Slot#claimAsync}), then runs
- * an {@link AsyncAcquisition}, and makes the same {@link Hold}: renewed when taken
- * without a lease of its own, handed over locally, reported lost, observed and counted as
- * any other. The futures given to callers complete on the engine's callback threads,
- * never on a thread that answers Redis, renews leases or delivers release messages, so a
- * caller's slow continuation delays no other lock. Cancelling an acquisition's future
- * gives it up: it leaves the slot's line, and an attempt that takes the key in Redis
- * afterwards, or a hold that comes too late, is released.
+ * The callback threads of holds that no thread waits for, and their release and fencing
+ * draw as futures. Their acquisition is every acquisition's ({@link Acquisitions}); an
+ * asynchronous one has an owner of its own ({@link AsyncOwner}), so it is not reentrant.
+ * The futures given to callers complete on the engine's callback threads, never on a
+ * thread that answers Redis, renews leases or delivers release messages, so a caller's
+ * slow continuation delays no other lock.
  *
  * @author setnx-lock authors
  */
 final class AsyncHolds implements AutoCloseable {
 
-	private static final Log logger = LogFactory.getLog(AsyncHolds.class);
-
-	private final EngineSettings settings;
-
-	private final KeyStates states;
-
-	private final OwnerTokens ownerTokens;
-
-	private final AcquireLoop acquireLoop;
-
-	private final LeaseRenewer renewer;
-
 	private final HoldReleases releases;
 
 	private final FencingDraws fencing;
-
-	private final HoldObservations observations;
-
-	/** The listeners, told off the caller's thread. */
-	private final LockEvents events;
 
 	/** The callback threads. */
 	private final ThreadPoolExecutor pool;
@@ -90,23 +49,11 @@ final class AsyncHolds implements AutoCloseable {
 	 * Runs callbacks on {@link #pool}; once it is shut down, on the common pool, so that
 	 * a late completion still happens off the thread that ran into it.
 	 */
-	private final Executor callbacks;
+	final Executor callbacks;
 
-	/** The acquisitions under way, to fail when the engine closes. */
-	private final Set<CompletableFuture<Hold>> pending = ConcurrentHashMap.newKeySet();
-
-	AsyncHolds(EngineSettings settings, KeyStates states, OwnerTokens ownerTokens, AcquireLoop acquireLoop,
-			LeaseRenewer renewer, HoldReleases releases, FencingDraws fencing, HoldObservations observations,
-			LockEvents events) {
-		this.settings = settings;
-		this.states = states;
-		this.ownerTokens = ownerTokens;
-		this.acquireLoop = acquireLoop;
-		this.renewer = renewer;
+	AsyncHolds(HoldReleases releases, FencingDraws fencing) {
 		this.releases = releases;
 		this.fencing = fencing;
-		this.observations = observations;
-		this.events = events;
 		AtomicInteger threads = new AtomicInteger();
 		this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				(task) -> {
@@ -122,120 +69,6 @@ final class AsyncHolds implements AutoCloseable {
 				ForkJoinPool.commonPool().execute(task);
 			}
 		};
-	}
-
-	/**
-	 * Acquire a lock for a new owner, without a thread waiting.
-	 * @param key the lock
-	 * @param name its logical name
-	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
-	 * registry's, renewed while held when the registry renews
-	 * @param waitNanos {@link LockEngine#FOREVER}, {@code 0} for one attempt, or a time
-	 * @return the hold, or {@code null} when the wait ended first
-	 */
-	CompletableFuture<Hold> acquire(LockKey key, String name, Duration explicitLease, long waitNanos) {
-		long startNanos = System.nanoTime();
-		Object owner = new AsyncOwner(Thread.currentThread().getName());
-		boolean renewed = explicitLease == null && this.settings.renewal();
-		Duration lease = (explicitLease != null) ? explicitLease : this.settings.leaseTime();
-		long deadline = (waitNanos == LockEngine.FOREVER) ? Waits.NO_DEADLINE : startNanos + waitNanos;
-		CompletableFuture<Hold> result = new CompletableFuture<>();
-		AtomicReference<AsyncAcquisition> inRedis = new AtomicReference<>();
-		KeyState state = this.states.retain(key.redisKey());
-		CompletableFuture<Boolean> claim;
-		Observation wait;
-		try {
-			wait = this.observations.startWait(key, name);
-			claim = state.slot.claimAsync(owner, deadline, renewed, (at) -> recheckAt(state, owner, at));
-		}
-		catch (RuntimeException | Error ex) {
-			this.states.release(key.redisKey(), state);
-			throw ex;
-		}
-		this.pending.add(result);
-		// The caller gives up: leave the line, or stop asking Redis.
-		result.whenComplete((hold, failure) -> {
-			this.pending.remove(result);
-			if (result.isCancelled() && !state.slot.withdraw(owner)) {
-				AsyncAcquisition acquisition = inRedis.get();
-				if (acquisition != null) {
-					acquisition.outcome.cancel(false);
-				}
-			}
-		});
-		long[] acquiredNanos = new long[1];
-		claim.thenCompose((granted) -> {
-			if (!granted) {
-				return CompletableFuture.<Attempt>completedFuture(null);
-			}
-			Lease handed = state.takeHandedLease();
-			if (handed != null && !handed.isExpired(System.nanoTime())) {
-				acquiredNanos[0] = System.nanoTime();
-				return CompletableFuture.completedFuture(Attempt.acquired(handed));
-			}
-			AsyncAcquisition acquisition = new AsyncAcquisition(this.acquireLoop, this.renewer.scheduler, key, state,
-					this.ownerTokens.next(), lease, startNanos, waitNanos);
-			inRedis.set(acquisition);
-			if (result.isDone()) {
-				acquisition.outcome.cancel(false);
-			}
-			return acquisition.start().thenApply((attempt) -> {
-				if (attempt != null) {
-					acquiredNanos[0] = attempt.lease().sentNanos();
-				}
-				return attempt;
-			});
-		}).whenCompleteAsync((attempt, failure) -> {
-			Hold hold = null;
-			Throwable cause = unwrapped(failure);
-			try {
-				if (attempt != null) {
-					hold = new Hold(owner, key, name, state, attempt.lease(), renewed, acquiredNanos[0]);
-				}
-				state.acquired(owner, hold);
-				if (hold != null) {
-					this.renewer.renew(hold);
-					hold.observation = this.observations.startHold(key, name);
-				}
-				else {
-					this.states.release(key.redisKey(), state);
-				}
-				// A cancelled acquisition is the asynchronous kind of an interrupted one.
-				Result outcome = (hold != null) ? Result.ACQUIRED
-						: (result.isCancelled() || cause instanceof CancellationException) ? Result.INTERRUPTED
-								: (cause == null) ? Result.TIMEOUT : Result.ERROR;
-				HoldObservations.stop(wait, outcome.name().toLowerCase(Locale.ROOT));
-				this.events.acquisitionEnded(new LockListener.Acquisition(key.key(), name, outcome,
-						Duration.ofNanos(System.nanoTime() - startNanos), attempt != null && attempt.tookOver()));
-			}
-			catch (RuntimeException ex) {
-				// Not expected (observations and listeners guard themselves); the caller
-				// hears of the acquisition all the same, below.
-				logger.warn("Recording an acquisition of lock " + LockEvents.quoted(key.key(), name) + " failed", ex);
-			}
-			finally {
-				boolean taken = (cause != null) ? result.completeExceptionally(cause) : result.complete(hold);
-				if (!taken && hold != null) {
-					// Given up while it was being acquired: the caller never sees it.
-					release(hold, null);
-				}
-			}
-		}, this.callbacks);
-		return result;
-	}
-
-	/**
-	 * Schedule a look at a claim in the slot's line; none once the engine is closed,
-	 * whose close fails the claim's acquisition.
-	 */
-	private Future<?> recheckAt(KeyState state, Object owner, long atNanos) {
-		try {
-			return this.renewer.scheduler.schedule(() -> state.slot.recheck(owner),
-					Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-		}
-		catch (RejectedExecutionException ex) {
-			return null;
-		}
 	}
 
 	/**
@@ -274,7 +107,7 @@ final class AsyncHolds implements AutoCloseable {
 		if (inner.isDone()) {
 			return inner.handle((value, failure) -> {
 				if (failure != null) {
-					throw new CompletionException(unwrapped(failure));
+					throw new CompletionException(Acquisitions.unwrapped(failure));
 				}
 				return value;
 			});
@@ -282,7 +115,7 @@ final class AsyncHolds implements AutoCloseable {
 		CompletableFuture<T> result = new CompletableFuture<>();
 		inner.whenComplete((value, failure) -> deliver(() -> {
 			if (failure != null) {
-				result.completeExceptionally(unwrapped(failure));
+				result.completeExceptionally(Acquisitions.unwrapped(failure));
 			}
 			else {
 				result.complete(value);
@@ -295,20 +128,11 @@ final class AsyncHolds implements AutoCloseable {
 		this.callbacks.execute(completion);
 	}
 
-	private static Throwable unwrapped(Throwable failure) {
-		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
-	}
-
 	/**
-	 * Fail the acquisitions still under way (their steps need the timers and release
-	 * messages that close stops), and let the callback threads end.
+	 * Let the callback threads end.
 	 */
 	@Override
 	public void close() {
-		for (CompletableFuture<Hold> acquisition : List.copyOf(this.pending)) {
-			acquisition.completeExceptionally(
-					new IllegalStateException("Lock registry was closed while this acquisition waited"));
-		}
 		this.pool.shutdown();
 	}
 

@@ -33,10 +33,12 @@ import java.time.Duration;
  * is known
  * @param maxLocalHandoffTime how long local hand-offs go on at most once another
  * registry's waiter is known
+ * @param holderPrefix the process's part of the holder named in owner tokens (see
+ * {@link HolderIdentity}), or {@code null} to name none
  * @author setnx-lock authors
  */
 public record EngineSettings(Duration leaseTime, boolean renewal, Duration maxHold, String releaseChannel,
 		String keyspacePattern, String protocol, boolean localHandoff, int maxLocalHandoffs,
-		Duration maxLocalHandoffTime) {
+		Duration maxLocalHandoffTime, String holderPrefix) {
 
 }

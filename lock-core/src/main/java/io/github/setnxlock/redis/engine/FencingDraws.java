@@ -20,7 +20,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeoutException;
 
-import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.redis.protocol.LockCommands;
 import io.github.setnxlock.redis.protocol.Lease;
@@ -33,9 +32,14 @@ import io.github.setnxlock.redis.protocol.Lease;
  * <p>
  * A request waits for the draw up to the holder's deadline, like {@code unlock()}: past
  * it the hold is lost whatever the answer. An answer "not ours" ends the hold at once, as
- * a rejected renewal does. A draw that fails (Redis unreachable) leaves the hold held and
- * is forgotten, so the next request draws again: a token is a promise only once handed
- * out, and a later draw is higher.
+ * a rejected renewal does. A draw that fails (Redis unreachable, or any other failure)
+ * leaves the hold held and is forgotten, so the next request draws again: a token is a
+ * promise only once handed out, and a later draw is higher.
+ * <p>
+ * No token is drawn for a hold whose release has begun, nor handed out when the draw's
+ * answer comes after it began: a local hand-off passes the key, with the same owner
+ * token, to the next hold of this JVM, whose own draw a late draw of the old hold would
+ * pass ({@link IllegalStateException}, as for a released hold).
  *
  * @author setnx-lock authors
  */
@@ -55,9 +59,7 @@ final class FencingDraws {
 		if (drawn != Lease.NOT_DRAWN) {
 			return drawn;
 		}
-		if (hold.isLost(System.nanoTime())) {
-			throw hold.lostException("before its fencing token was drawn");
-		}
+		checkDrawable(hold);
 		CompletableFuture<OptionalLong> draw = drawOf(hold);
 		OptionalLong token;
 		try {
@@ -66,12 +68,24 @@ final class FencingDraws {
 		catch (TimeoutException ex) {
 			throw hold.lostException("while its fencing token was drawn (Redis did not answer the draw in time)");
 		}
-		catch (LockAccessException ex) {
-			// Forgotten, so that the next request draws again.
-			hold.fenceDraw.compareAndSet(draw, null);
-			throw ex;
-		}
 		return tokenFrom(hold, token);
+	}
+
+	/**
+	 * Refuse a draw for a hold that is lost, or whose release has begun.
+	 */
+	private static void checkDrawable(Hold hold) {
+		if (hold.isReleasing()) {
+			throw released(hold);
+		}
+		if (hold.isLost(System.nanoTime())) {
+			throw hold.lostException("before its fencing token was drawn");
+		}
+	}
+
+	private static IllegalStateException released(Hold hold) {
+		return new IllegalStateException(
+				"The hold of lock '" + hold.key() + "' was released: it has no fencing token to draw");
 	}
 
 	/**
@@ -85,14 +99,16 @@ final class FencingDraws {
 		if (drawn != Lease.NOT_DRAWN) {
 			return CompletableFuture.completedFuture(drawn);
 		}
-		if (hold.isLost(System.nanoTime())) {
-			return CompletableFuture.failedFuture(hold.lostException("before its fencing token was drawn"));
+		try {
+			checkDrawable(hold);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
 		}
 		CompletableFuture<OptionalLong> draw = drawOf(hold);
 		CompletableFuture<Long> token = new CompletableFuture<>();
 		draw.whenComplete((answer, failure) -> {
 			if (failure != null) {
-				hold.fenceDraw.compareAndSet(draw, null);
 				token.completeExceptionally((failure instanceof CompletionException && failure.getCause() != null)
 						? failure.getCause() : failure);
 				return;
@@ -161,7 +177,14 @@ final class FencingDraws {
 		try {
 			this.commands.fencingToken(hold.key, hold.lease()).whenComplete((token, failure) -> {
 				if (failure != null) {
+					// Forgotten, so that the next request draws again.
+					hold.fenceDraw.compareAndSet(started, null);
 					started.completeExceptionally(failure);
+				}
+				else if (hold.isReleasing()) {
+					// Answered after the release began: the key may be the next hold's by
+					// now, with a draw of its own that this one may have passed.
+					started.completeExceptionally(released(hold));
 				}
 				else {
 					started.complete(token);
@@ -169,6 +192,7 @@ final class FencingDraws {
 			});
 		}
 		catch (RuntimeException ex) {
+			hold.fenceDraw.compareAndSet(started, null);
 			started.completeExceptionally(ex);
 		}
 		return started;

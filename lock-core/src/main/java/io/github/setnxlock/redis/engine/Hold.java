@@ -17,6 +17,8 @@ package io.github.setnxlock.redis.engine;
 
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -63,7 +65,7 @@ public final class Hold {
 	/**
 	 * Whether the engine renews this hold's lease (acquired without a lease of its own).
 	 */
-	final boolean renewed;
+	final boolean renewedByWatchdog;
 
 	private volatile Lease lease;
 
@@ -91,8 +93,20 @@ public final class Hold {
 	 */
 	final AtomicReference<CompletableFuture<Void>> extension = new AtomicReference<>();
 
-	/** Set when the hold is found lost after its release began. */
-	private volatile boolean foundLostWhileReleasing;
+	/** How the hold was found lost after its release began, if it was. */
+	private volatile LockLostEvent.Reason lossWhileReleasing;
+
+	/**
+	 * Set once the hold's state in this JVM is given up: by its release, or, for a hold
+	 * no thread owns, when it is found lost (nobody may ever release it).
+	 */
+	private final AtomicBoolean stateLeft = new AtomicBoolean();
+
+	/**
+	 * The timer that reports a lease nobody renews as lost when it ends (see
+	 * {@link LeaseRenewer}), cancelled when the hold is released.
+	 */
+	volatile Future<?> leaseEndWatch;
 
 	/** The observation of this hold, stopped when it ends. */
 	volatile Observation observation = Observation.NOOP;
@@ -103,7 +117,7 @@ public final class Hold {
 		this.name = name;
 		this.state = state;
 		this.lease = lease;
-		this.renewed = renewed;
+		this.renewedByWatchdog = renewed;
 		this.acquiredNanos = acquiredNanos;
 	}
 
@@ -156,7 +170,7 @@ public final class Hold {
 	 * @return {@code true} for a hold taken without a lease of its own
 	 */
 	public boolean isRenewed() {
-		return this.renewed;
+		return this.renewedByWatchdog;
 	}
 
 	/**
@@ -191,7 +205,7 @@ public final class Hold {
 	 * @param renewal the renewed lease
 	 * @return whether it was taken
 	 */
-	boolean renewed(Lease renewal) {
+	boolean takeRenewal(Lease renewal) {
 		int end = this.end.get();
 		// A hold being released takes the renewal even past its deadline: Redis holds
 		// what the renewal wrote, and the release must compare with that.
@@ -210,7 +224,7 @@ public final class Hold {
 	 * lease simply ended.
 	 */
 	boolean renewedUntilLost() {
-		return this.renewed && !this.evidence.renewalsCapped();
+		return this.renewedByWatchdog && !this.evidence.renewalsCapped();
 	}
 
 	/**
@@ -252,10 +266,11 @@ public final class Hold {
 	 */
 	boolean markLost(LockLostEvent.Reason reason) {
 		if (!this.end.compareAndSet(HELD, RELEASING + 1 + reason.ordinal())) {
-			if (this.end.get() == RELEASING) {
+			if (this.end.get() == RELEASING && this.lossWhileReleasing == null) {
 				// Found lost by a renewal the release waited for: its key must not pass
-				// to another hold of this JVM.
-				this.foundLostWhileReleasing = true;
+				// to another hold of this JVM, and the release reports the loss whatever
+				// it finds.
+				this.lossWhileReleasing = reason;
 			}
 			return false;
 		}
@@ -268,7 +283,23 @@ public final class Hold {
 	 * release began.
 	 */
 	boolean foundLostWhileReleasing() {
-		return this.foundLostWhileReleasing;
+		return this.lossWhileReleasing != null;
+	}
+
+	/**
+	 * Give up the hold's state in this JVM, once.
+	 * @return {@code true} for the first caller, who frees the state
+	 */
+	boolean leaveState() {
+		return this.stateLeft.compareAndSet(false, true);
+	}
+
+	/**
+	 * Whether the hold belongs to a thread, which releases it or dies (see
+	 * {@link #ownerAlive()}); other owners may never release a lost hold.
+	 */
+	boolean ownedByThread() {
+		return this.owner instanceof Thread;
 	}
 
 	/**
@@ -280,12 +311,13 @@ public final class Hold {
 	}
 
 	/**
-	 * Return how the hold was lost, if it was marked.
+	 * Return how the hold was lost, if it was marked, or found lost while it was being
+	 * released.
 	 * @return the reason, or {@code null}
 	 */
 	LockLostEvent.Reason lostReason() {
 		int state = this.end.get();
-		return (state > RELEASING) ? REASONS[state - RELEASING - 1] : null;
+		return (state > RELEASING) ? REASONS[state - RELEASING - 1] : this.lossWhileReleasing;
 	}
 
 	/**
@@ -318,7 +350,7 @@ public final class Hold {
 	 * @return the exception
 	 */
 	public LockLostException lostException(String when) {
-		return this.evidence.explain(key(), lostReason(), this.renewed, this.lease, when);
+		return this.evidence.explain(key(), lostReason(), this.renewedByWatchdog, this.lease, when);
 	}
 
 }

@@ -64,7 +64,7 @@ final class HoldExtensions {
 	 * while another extension of it is out
 	 */
 	CompletableFuture<Boolean> extend(Hold hold, Duration lease) {
-		if (hold.renewed) {
+		if (hold.renewedByWatchdog) {
 			return CompletableFuture.failedFuture(new IllegalStateException("Lock '" + hold.key()
 					+ "' is renewed by the registry; only a hold with a lease of its own can be given a new one"));
 		}
@@ -111,7 +111,7 @@ final class HoldExtensions {
 			extended.completeExceptionally(new LockAccessException(hold.key(), "Could not extend lock '" + hold.key()
 					+ "': " + RedisCall.describe(cause) + "; the hold keeps its lease", cause));
 		}
-		else if (answer.renewed() != null && hold.renewed(answer.renewed())) {
+		else if (answer.renewed() != null && hold.takeRenewal(answer.renewed())) {
 			done(hold, applied);
 			extended.complete(true);
 		}

@@ -55,12 +55,12 @@ final class HoldReleases {
 
 	private final LocalHandoff handoff;
 
-	/** Set once, right after construction: the renewer and this refer to each other. */
-	LeaseRenewer renewer;
+	private final LeaseRenewer renewer;
 
 	HoldReleases(LockCommands commands, KeyStates states, LockEvents events, LockEvents renewalEvents,
-			LocalHandoff handoff) {
+			LocalHandoff handoff, LeaseRenewer renewer) {
 		this.commands = commands;
+		this.renewer = renewer;
 		this.states = states;
 		this.events = events;
 		this.renewalEvents = renewalEvents;
@@ -222,18 +222,36 @@ final class HoldReleases {
 			RuntimeException failure, LockEvents events) {
 		Hold hold = ending.hold();
 		KeyState state = hold.state;
-		if (result != null) {
-			state.slot.run.releasedInRedis(result == ReleaseResult.RELEASED_AND_ANNOUNCED);
+		// A hold no thread owns left its state when it was found lost.
+		boolean leavesState = hold.leaveState();
+		if (leavesState) {
+			if (result != null) {
+				state.slot.run.releasedInRedis(result == ReleaseResult.RELEASED_AND_ANNOUNCED);
+			}
+			state.released(hold.owner(), (result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease
+					: KeyState.NOT_ANNOUNCED);
+			this.states.unretain(hold.key.redisKey(), state);
 		}
-		state.released(hold.owner(),
-				(result == ReleaseResult.RELEASED_AND_ANNOUNCED) ? generationBeforeRelease : KeyState.NO_HANDOFF);
-		this.states.release(hold.key.redisKey(), state);
 		// The hold ends here even when Redis gave no answer: its key then ends with its
 		// lease, and the hold counts as released unless its deadline passed.
 		boolean lostBefore = ending.lostBefore();
-		boolean lost = lostBefore || ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
-		HoldObservations.stop(hold, lost);
-		events.ended(hold, lost);
+		Reason lostWhileReleasing = hold.foundLostWhileReleasing() ? hold.lostReason() : null;
+		boolean lost = lostBefore || lostWhileReleasing != null
+				|| ((result != null) ? !result.released() : hold.isLost(System.nanoTime()));
+		if (leavesState) {
+			HoldObservations.stop(hold, lost);
+			events.ended(hold, lost);
+		}
+		if (lostWhileReleasing != null) {
+			// A renewal the release waited for found the key taken: whatever the release
+			// found after it (no key, a failure), the hold was lost before unlock().
+			events.lost(hold, lostWhileReleasing);
+			LockLostException lostException = hold.lostException("before unlock()");
+			if (failure != null) {
+				lostException.addSuppressed(failure);
+			}
+			return lostException;
+		}
 		if (lostBefore) {
 			// Known lost before the release began: that is the caller's news, whether or
 			// not Redis answered the release that tidies up after it.
@@ -249,7 +267,7 @@ final class HoldReleases {
 		if (result == ReleaseResult.NOT_OURS) {
 			events.lost(hold, Reason.RELEASE_FOUND_ANOTHER_OWNER);
 			return new LockLostException(hold.key(),
-					"Lock '" + hold.key() + "' was lost before unlock(): another client took it over or deleted it");
+					"Lock '" + hold.key() + "' was lost before unlock(): another client took it over");
 		}
 		if (result == ReleaseResult.EXPIRED) {
 			events.lost(hold, Reason.LEASE_ENDED);
@@ -284,8 +302,9 @@ final class HoldReleases {
 	 * hold's, so nothing is sent to Redis.
 	 */
 	private void handedOff(Hold hold, LockEvents events) {
-		hold.state.released(hold.owner(), KeyState.NO_HANDOFF);
-		this.states.release(hold.key.redisKey(), hold.state);
+		hold.leaveState();
+		hold.state.released(hold.owner(), KeyState.NOT_ANNOUNCED);
+		this.states.unretain(hold.key.redisKey(), hold.state);
 		this.handoff.handedOff(hold);
 		HoldObservations.stop(hold, false);
 		events.ended(hold, false);
@@ -301,12 +320,17 @@ final class HoldReleases {
 	}
 
 	/**
-	 * End the hold of an owner that died without releasing it: its state in this JVM is
-	 * dropped, and its key ends with its lease.
+	 * End the hold of an owner that died without releasing it, or of a lost hold that no
+	 * thread owns (an owner that may never release it): its state in this JVM is dropped,
+	 * once, and its key ends with its lease. A later release of such a hold still tells
+	 * its owner of the loss.
 	 */
 	void abandoned(Hold hold) {
-		hold.state.released(hold.owner(), KeyState.NO_HANDOFF);
-		this.states.release(hold.key.redisKey(), hold.state);
+		if (!hold.leaveState()) {
+			return;
+		}
+		hold.state.released(hold.owner(), KeyState.NOT_ANNOUNCED);
+		this.states.unretain(hold.key.redisKey(), hold.state);
 		HoldObservations.stop(hold, true);
 		this.renewalEvents.ended(hold, true);
 	}

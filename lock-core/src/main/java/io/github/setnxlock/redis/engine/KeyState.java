@@ -18,6 +18,7 @@ package io.github.setnxlock.redis.engine;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.github.setnxlock.redis.protocol.Lease;
 
@@ -40,10 +41,10 @@ import io.github.setnxlock.redis.protocol.Lease;
 public final class KeyState {
 
 	/**
-	 * What {@link #takeHandoff()} answers when the slot was not handed over after an
+	 * What {@link #takeTurn()} answers when the slot was not handed over after an
 	 * announced release.
 	 */
-	static final long NO_HANDOFF = -1;
+	static final long NOT_ANNOUNCED = -1;
 
 	/**
 	 * The holds of this key by owner: the slot owner's, and those of owners whose hold
@@ -51,7 +52,7 @@ public final class KeyState {
 	 */
 	private final Map<Object, Hold> holds = new ConcurrentHashMap<>();
 
-	final Slot slot = new Slot(this.holds::get);
+	final Slot slot;
 
 	/** The key's release messages. */
 	final ReleaseSignal releases = new ReleaseSignal();
@@ -60,21 +61,12 @@ public final class KeyState {
 	int references;
 
 	/**
-	 * Wait for the slot and take it. Waiting owners get the slot in the order they came,
-	 * handed over directly, so a thread that releases and locks again at once cannot
-	 * overtake the others.
-	 * @param owner who takes the slot
-	 * @param startNanos when the wait began
-	 * @param waitNanos {@link AcquireLoop#FOREVER}, {@code 0} for no wait, or a time
-	 * @param interruptible whether an interrupt ends the wait; if not, it is kept for the
-	 * caller to see afterwards
-	 * @param takesHandoff whether the owner takes the key handed over by a local release
-	 * @return {@code true} when the slot is taken, {@code false} when the wait ended
-	 * @throws InterruptedException if interruptible and interrupted
+	 * Create a key's state.
+	 * @param unreachable why Redis counts as unreachable, or {@code null} while it does
+	 * not: owners do not wait in the slot's line then (see {@link Slot})
 	 */
-	boolean claimSlot(Object owner, long startNanos, long waitNanos, boolean interruptible, boolean takesHandoff)
-			throws InterruptedException {
-		return this.slot.claim(owner, startNanos, waitNanos, interruptible, takesHandoff);
+	KeyState(Supplier<Throwable> unreachable) {
+		this.slot = new Slot(this.holds::get, unreachable);
 	}
 
 	/**
@@ -82,11 +74,11 @@ public final class KeyState {
 	 * key in Redis and handed the slot to the caller; the caller then waits for that
 	 * release's message, which reaches the waiters of other JVMs at the same time, before
 	 * it asks Redis, so that it does not win every handoff by being first.
-	 * @return the generation, {@link #NO_HANDOFF} when the slot was not handed over after
-	 * an announced release, and whether to let a waiter elsewhere go first
+	 * @return the generation, {@link #NOT_ANNOUNCED} when the slot was not handed over
+	 * after an announced release, and whether to let a waiter elsewhere go first
 	 */
-	SlotHandoff takeHandoff() {
-		return this.slot.takeHandoff();
+	SlotTurn takeTurn() {
+		return this.slot.takeTurn();
 	}
 
 	/**
@@ -111,7 +103,7 @@ public final class KeyState {
 			holdChanged();
 		}
 		else {
-			this.slot.free(owner, NO_HANDOFF);
+			this.slot.free(owner, NOT_ANNOUNCED);
 		}
 	}
 
@@ -119,8 +111,8 @@ public final class KeyState {
 	 * Drop an owner's hold, freeing the slot if the owner still owns it.
 	 * @param owner the owner whose hold ends
 	 * @param generationBeforeRelease the release generation noted before the release was
-	 * sent, so that its message counts even if it arrived already; or {@link #NO_HANDOFF}
-	 * when the release was not announced
+	 * sent, so that its message counts even if it arrived already; or
+	 * {@link #NOT_ANNOUNCED} when the release was not announced
 	 */
 	void released(Object owner, long generationBeforeRelease) {
 		this.holds.remove(owner);

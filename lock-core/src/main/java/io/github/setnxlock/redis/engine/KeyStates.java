@@ -17,6 +17,7 @@ package io.github.setnxlock.redis.engine;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import io.github.setnxlock.redis.gateway.ReleaseListener;
 
@@ -36,13 +37,35 @@ final class KeyStates implements ReleaseListener {
 	private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
 
 	/**
+	 * Why Redis counts as unreachable, or {@code null}: the slots' lines do not wait
+	 * then.
+	 */
+	private final Supplier<Throwable> unreachable;
+
+	/**
+	 * Create the states of keys whose lines always wait (no Redis behind them).
+	 */
+	KeyStates() {
+		this(() -> null);
+	}
+
+	/**
+	 * Create the states of keys.
+	 * @param unreachable why Redis counts as unreachable, or {@code null} while it does
+	 * not (see {@link Slot})
+	 */
+	KeyStates(Supplier<Throwable> unreachable) {
+		this.unreachable = unreachable;
+	}
+
+	/**
 	 * Return the state of a key, created if needed, counting the caller as a user.
 	 * @param redisKey the lock key in Redis
 	 * @return the state; pair with {@link #release}
 	 */
 	KeyState retain(String redisKey) {
 		return this.states.compute(redisKey, (key, existing) -> {
-			KeyState state = (existing != null) ? existing : new KeyState();
+			KeyState state = (existing != null) ? existing : new KeyState(this.unreachable);
 			state.references++;
 			return state;
 		});
@@ -53,7 +76,7 @@ final class KeyStates implements ReleaseListener {
 	 * @param redisKey the lock key in Redis
 	 * @param state the state {@link #retain} returned
 	 */
-	void release(String redisKey, KeyState state) {
+	void unretain(String redisKey, KeyState state) {
 		this.states.computeIfPresent(redisKey, (key, existing) -> {
 			if (existing == state && --existing.references == 0) {
 				return null;
@@ -89,6 +112,17 @@ final class KeyStates implements ReleaseListener {
 		if (state != null) {
 			state.releases.announced();
 		}
+	}
+
+	/**
+	 * Redis became unreachable: the owners in every key's line stop waiting, and those
+	 * that wait for a release message ask Redis again, so they meet the outage too.
+	 */
+	void redisUnreachable() {
+		forEach((state) -> {
+			state.slot.redisUnreachable();
+			state.releases.announced();
+		});
 	}
 
 	@Override

@@ -123,7 +123,10 @@ final class LeaseRenewer implements AutoCloseable {
 					}
 				}
 			}
-			if (hold.renewed && System.nanoTime() - hold.lease().sentNanos() >= this.dueNanos) {
+			if (!hold.renewedByWatchdog) {
+				watchLeaseEnd(hold);
+			}
+			else if (System.nanoTime() - hold.lease().sentNanos() >= this.dueNanos) {
 				// A slow acquisition (a first connection, a busy server) used up much of
 				// the lease already: renew now rather than at the next tick.
 				this.scheduler.execute(this::tick);
@@ -146,6 +149,7 @@ final class LeaseRenewer implements AutoCloseable {
 	void stop(Hold hold, long deadlineNanos) {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
+		stopLeaseEndWatch(hold);
 		this.batches.awaitRenewalOf(hold, deadlineNanos);
 		CompletableFuture<Void> extension = hold.extension.get();
 		if (extension != null) {
@@ -169,6 +173,7 @@ final class LeaseRenewer implements AutoCloseable {
 	CompletableFuture<Void> stopAsync(Hold hold, long deadlineNanos) {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
+		stopLeaseEndWatch(hold);
 		CompletableFuture<Void> renewal = this.batches.renewalOf(hold);
 		CompletableFuture<Void> extension = hold.extension.get();
 		if (renewal == null && extension == null) {
@@ -296,8 +301,9 @@ final class LeaseRenewer implements AutoCloseable {
 				lost(hold, Reason.RENEWAL_FAILED);
 			}
 			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
-				// Past the limit the hold ends with its lease; unlock() reports it.
+				// Past the limit the hold ends with its lease, reported when it does.
 				hold.evidence.capRenewals();
+				watchLeaseEnd(hold);
 			}
 			else {
 				long age = now - hold.lease().sentNanos();
@@ -322,6 +328,47 @@ final class LeaseRenewer implements AutoCloseable {
 		if (hold.markLost(reason)) {
 			hold.state.holdChanged();
 			this.events.lost(hold, reason);
+			if (!hold.ownedByThread()) {
+				// Nobody may ever release a hold no thread owns: its state in this JVM
+				// goes now; a release that comes later still tells of the loss.
+				this.watched.remove(hold);
+				this.abandoned.accept(hold);
+			}
+		}
+	}
+
+	/**
+	 * Report a lease nobody renews (an explicit one, or one past the hold limit) as lost
+	 * when it ends, rather than when its owner next looks: its owner may be busy, or, for
+	 * a hold no thread owns, never come back. An extension meanwhile moves the watch on.
+	 */
+	private void watchLeaseEnd(Hold hold) {
+		try {
+			hold.leaseEndWatch = this.scheduler.schedule(() -> {
+				if (hold.hasEnded()) {
+					return;
+				}
+				if (hold.isLost(System.nanoTime())) {
+					lost(hold, Reason.LEASE_ENDED);
+				}
+				else {
+					watchLeaseEnd(hold);
+				}
+			}, Math.max(0, hold.lease().deadlineNanos() - System.nanoTime()), TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Closed: the hold ends with its lease, and its owner hears at unlock().
+		}
+		if (hold.isReleasing()) {
+			// Released meanwhile, perhaps before the timer was noted.
+			stopLeaseEndWatch(hold);
+		}
+	}
+
+	private static void stopLeaseEndWatch(Hold hold) {
+		Future<?> watch = hold.leaseEndWatch;
+		if (watch != null) {
+			watch.cancel(false);
 		}
 	}
 

@@ -76,7 +76,7 @@ final class LocalHandoff {
 	 * if so, the hand-off is counted in the key's run. Called with the key's slot locked.
 	 */
 	boolean allows(Run run, Hold hold, long nowNanos) {
-		if (!this.enabled || !hold.renewed) {
+		if (!this.enabled || !hold.renewedByWatchdog) {
 			return false;
 		}
 		Lease lease = hold.lease();

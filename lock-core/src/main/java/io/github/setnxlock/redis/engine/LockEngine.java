@@ -19,11 +19,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import io.micrometer.observation.ObservationRegistry;
 
+import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent.Reason;
@@ -31,10 +33,10 @@ import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.Reachability;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.ReleaseListener;
 import io.github.setnxlock.redis.gateway.ReleaseMessages;
-import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
@@ -43,30 +45,28 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * its only callers.
  * <p>
  * An acquisition first claims its key's slot in this JVM ({@link KeyState}), so the
- * threads of one JVM settle among themselves and only one of them at a time goes to
- * Redis; then the {@link AcquireLoop} asks the protocol until it wins or its wait ends
- * ({@link ThreadHolds}, for a waiting thread; {@link AsyncHolds} does the same with
- * callbacks). A win becomes a {@link Hold}, which the {@link LeaseRenewer} looks after,
- * and which its owner gives back through {@link #release}: to the next owner in line with
- * the key itself where {@link LocalHandoff} allows, else Redis first, then the slot, so a
- * local waiter never finds the key still there. Listeners hear of a thread's acquisitions
- * and releases on its thread, and of asynchronous ones and of what the renewal finds on
- * the events thread.
+ * owners of one JVM settle among themselves and only one of them at a time goes to Redis;
+ * then it asks the protocol, as the {@link AcquireLoop} rules, until it wins or its wait
+ * ends. Every acquisition runs these steps the same way ({@link Acquisitions}); a thread
+ * waits for their outcome, a future stands for it. A win becomes a {@link Hold}, which
+ * the {@link LeaseRenewer} looks after, and which its owner gives back through
+ * {@link #release}: to the next owner in line with the key itself where
+ * {@link LocalHandoff} allows, else Redis first, then the slot, so a local waiter never
+ * finds the key still there. Listeners hear of a thread's acquisitions and releases on
+ * its thread, and of asynchronous ones and of what the renewal finds on the events
+ * thread.
  *
  * @author setnx-lock authors
  */
 public final class LockEngine implements AutoCloseable {
 
-	/** A wait without a time limit. */
-	public static final long FOREVER = AcquireLoop.FOREVER;
-
 	private final LockCommands commands;
 
 	private final EngineSettings settings;
 
-	private final KeyStates states = new KeyStates();
+	private final KeyStates states;
 
-	private final OwnerTokens ownerTokens = new OwnerTokens();
+	private final OwnerTokens ownerTokens;
 
 	private final ReleaseMessages messages;
 
@@ -86,7 +86,7 @@ public final class LockEngine implements AutoCloseable {
 
 	private final LocalHandoff handoff;
 
-	private final ThreadHolds threadHolds;
+	private final Acquisitions acquisitions;
 
 	private final AsyncHolds asyncHolds;
 
@@ -104,7 +104,7 @@ public final class LockEngine implements AutoCloseable {
 	public LockEngine(LockCommands commands, RedisGateway gateway, EngineSettings settings,
 			List<LockListener> listeners) {
 		this(commands, (listener) -> gateway.subscribe(settings.releaseChannel(), settings.keyspacePattern(), listener),
-				settings, listeners);
+				gateway.reachability(), settings, listeners);
 	}
 
 	/**
@@ -117,27 +117,46 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	public LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages,
 			EngineSettings settings, List<LockListener> listeners) {
+		this(commands, messages, Reachability.untracked(), settings, listeners);
+	}
+
+	/**
+	 * Create the engine; nothing is sent to Redis yet.
+	 * @param commands the protocol
+	 * @param messages makes the release messages for the listener it is given
+	 * @param reachability what the calls have shown of Redis: while it is unreachable,
+	 * owners do not wait in a key's line (see {@link Slot}), and a first connection still
+	 * on its way lengthens a short wait (see {@link AcquireLoop})
+	 * @param settings the settings
+	 * @param listeners the listeners, called in this order
+	 */
+	private LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages,
+			Reachability reachability, EngineSettings settings, List<LockListener> listeners) {
 		this.commands = commands;
 		this.settings = settings;
+		this.ownerTokens = new OwnerTokens(settings.holderPrefix());
+		this.states = new KeyStates(reachability::unreachable);
 		this.messages = messages.apply(this.states);
-		this.events = new LockEvents(listeners);
+		this.events = new LockEvents(listeners, commands::ownerToken);
 		// What the renewal finds out reaches the listeners off its thread.
 		this.renewalEvents = this.events.queued();
 		this.handoff = new LocalHandoff(settings.localHandoff(), settings.maxLocalHandoffs(),
 				settings.maxLocalHandoffTime(), commands);
-		this.releases = new HoldReleases(commands, this.states, this.events, this.renewalEvents, this.handoff);
+		// The renewer hands back holds whose owner died to the releases, which stop the
+		// renewer's work on a hold: the engine, owning both, closes that loop.
 		this.renewer = new LeaseRenewer(commands, settings.leaseTime(), settings.maxHold(), this.renewalEvents,
-				this.releases::abandoned);
-		this.releases.renewer = this.renewer;
+				this::abandoned);
+		this.releases = new HoldReleases(commands, this.states, this.events, this.renewalEvents, this.handoff,
+				this.renewer);
 		this.acquireLoop = new AcquireLoop(commands, this.messages,
-				new AbandonedAcquisitions(commands, this.renewer.scheduler), this.handoff.enabled());
+				new AbandonedAcquisitions(commands, this.renewer.scheduler), this.handoff.enabled(), reachability);
+		reachability.onUnreachable(this::redisUnreachable);
 		this.observations = new HoldObservations(settings.protocol());
 		this.fencing = new FencingDraws(commands, this.renewer);
 		this.extensions = new HoldExtensions(commands, this.renewer);
-		this.threadHolds = new ThreadHolds(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
-				this.observations, this.events);
-		this.asyncHolds = new AsyncHolds(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
-				this.releases, this.fencing, this.observations, this.renewalEvents);
+		this.asyncHolds = new AsyncHolds(this.releases, this.fencing);
+		this.acquisitions = new Acquisitions(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
+				this.observations, this.asyncHolds);
 	}
 
 	/**
@@ -147,7 +166,8 @@ public final class LockEngine implements AutoCloseable {
 	 * @param owner who holds it: a thread, for the thread-bound view
 	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
 	 * registry's, renewed while held when the registry renews
-	 * @param waitNanos {@link #FOREVER}, {@code 0} for one attempt, or a time
+	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
+	 * a time
 	 * @param interruptible whether an interrupt ends the wait; if not, it is kept
 	 * @return the hold, or {@code null} when the wait ended first
 	 * @throws InterruptedException if interruptible and interrupted
@@ -156,24 +176,25 @@ public final class LockEngine implements AutoCloseable {
 	public Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos,
 			boolean interruptible) throws InterruptedException {
 		checkOpen(key.key());
-		return this.threadHolds.acquire(key, name, owner, explicitLease, waitNanos, interruptible);
+		return this.acquisitions.acquire(key, name, owner, explicitLease, waitNanos, interruptible, this.events);
 	}
 
 	/**
 	 * Acquire a lock for a new owner of its own, without a thread waiting (see
-	 * {@link AsyncHolds}): not reentrant, and released through
+	 * {@link Acquisitions}): not reentrant, and released through
 	 * {@link #releaseAsync(Hold, Duration)}.
 	 * @param key the lock
 	 * @param name its logical name
 	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
 	 * registry's, renewed while held when the registry renews
-	 * @param waitNanos {@link #FOREVER}, {@code 0} for one attempt, or a time
+	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
+	 * a time
 	 * @return the hold, or {@code null} when the wait ended first; failed with a
 	 * {@link LockAccessException} when Redis could not be used; cancel it to give up
 	 */
 	public CompletableFuture<Hold> acquireAsync(LockKey key, String name, Duration explicitLease, long waitNanos) {
 		checkOpen(key.key());
-		return this.asyncHolds.acquire(key, name, explicitLease, waitNanos);
+		return this.acquisitions.acquireAsync(key, name, explicitLease, waitNanos, this.renewalEvents);
 	}
 
 	/**
@@ -262,6 +283,15 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
+	 * Read who holds a lock now, as its owner token names it, for messages.
+	 * @param key the lock
+	 * @return the holder, or {@code null} when not named or no key, to come
+	 */
+	public CompletableFuture<String> holder(LockKey key) {
+		return this.commands.ownerToken(key).thenApply(HolderIdentity::of);
+	}
+
+	/**
 	 * Wait for an answer whatever interrupts arrive meanwhile, keeping an interrupt for
 	 * the caller to see afterwards.
 	 * @param <T> the type of the answer
@@ -339,6 +369,26 @@ public final class LockEngine implements AutoCloseable {
 		return new EngineStats(this.states, this.renewer, this.messages, this.handoff);
 	}
 
+	/**
+	 * Let the owners in every key's line know that Redis is unreachable, off the thread
+	 * that found out (an event loop, a command thread); nothing to do once closed.
+	 */
+	private void redisUnreachable() {
+		try {
+			this.renewer.scheduler.execute(this.states::redisUnreachable);
+		}
+		catch (RejectedExecutionException ex) {
+			// Closed: no line waits any more.
+		}
+	}
+
+	/**
+	 * Release a hold whose owner died without releasing it, as the renewer found.
+	 */
+	private void abandoned(Hold hold) {
+		this.releases.abandoned(hold);
+	}
+
 	private void checkOpen(String key) {
 		if (this.closed) {
 			throw new IllegalStateException(
@@ -356,6 +406,7 @@ public final class LockEngine implements AutoCloseable {
 		this.messages.close();
 		this.renewer.close();
 		this.renewalEvents.close();
+		this.acquisitions.close();
 		this.asyncHolds.close();
 	}
 

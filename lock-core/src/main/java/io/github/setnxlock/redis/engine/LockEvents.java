@@ -19,17 +19,23 @@ package io.github.setnxlock.redis.engine;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent;
+import io.github.setnxlock.redis.gateway.LockKey;
 
 /**
  * Tells the registry's {@link LockListener}s what happened, each in turn, so that one
@@ -39,7 +45,11 @@ import io.github.setnxlock.LockLostEvent;
  * registry's renewal finds out goes through {@link #queued()}: one daemon thread of the
  * registry delivers it, in order, so that a listener that blocks (an alert sent over the
  * network, an {@code @EventListener} doing I/O) delays other events, never a renewal. Its
- * queue is bounded; an event that finds it full is dropped, and the first drop is logged.
+ * queue is bounded; an event that finds it full is dropped and counted, and each run of
+ * drops is logged when it begins and when the listeners have caught up. A loss is never
+ * dropped: it waits beside the queue and goes first when the events thread next looks, so
+ * listeners hear of every loss once, whatever the load; there are never more losses
+ * waiting than holds.
  *
  * @author setnx-lock authors
  */
@@ -52,6 +62,9 @@ final class LockEvents implements AutoCloseable {
 
 	private static final long CLOSE_WAIT_MILLIS = 2000;
 
+	/** How long the read of who took a lost lock may take. */
+	private static final long TAKER_WAIT_MILLIS = 1000;
+
 	private final List<LockListener> listeners;
 
 	/**
@@ -59,16 +72,32 @@ final class LockEvents implements AutoCloseable {
 	 */
 	private final ThreadPoolExecutor delivery;
 
-	/** Whether an event was dropped already (only the first drop is logged). */
-	private final AtomicBoolean dropped = new AtomicBoolean();
+	/** How many events were dropped since the listeners were last caught up. */
+	private final AtomicLong dropped;
 
-	LockEvents(List<LockListener> listeners) {
-		this(List.copyOf(listeners), null);
+	/** Losses to tell before anything else: never dropped. */
+	private final Queue<Runnable> losses;
+
+	/** Reads the owner token a lock key holds now, to say who took a lost lock. */
+	private final Function<LockKey, CompletableFuture<String>> currentOwner;
+
+	/**
+	 * Create the events of an engine.
+	 * @param listeners the listeners
+	 * @param currentOwner reads the owner token a lock key holds now, to say who took a
+	 * lock that was lost to another owner
+	 */
+	LockEvents(List<LockListener> listeners, Function<LockKey, CompletableFuture<String>> currentOwner) {
+		this(List.copyOf(listeners), null, null, currentOwner);
 	}
 
-	private LockEvents(List<LockListener> listeners, ThreadPoolExecutor delivery) {
+	private LockEvents(List<LockListener> listeners, ThreadPoolExecutor delivery, AtomicLong dropped,
+			Function<LockKey, CompletableFuture<String>> currentOwner) {
 		this.listeners = listeners;
 		this.delivery = delivery;
+		this.dropped = dropped;
+		this.losses = (delivery != null) ? new ConcurrentLinkedQueue<>() : null;
+		this.currentOwner = currentOwner;
 	}
 
 	/**
@@ -77,18 +106,22 @@ final class LockEvents implements AutoCloseable {
 	 * @return the queued events
 	 */
 	LockEvents queued() {
+		AtomicLong dropped = new AtomicLong();
 		ThreadPoolExecutor delivery = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
 				new ArrayBlockingQueue<>(QUEUE_CAPACITY), (task) -> {
 					Thread thread = new Thread(task, "setnx-lock-events");
 					thread.setDaemon(true);
 					return thread;
 				}, (event, executor) -> {
-					if (this.dropped.compareAndSet(false, true)) {
+					if (executor.isShutdown()) {
+						throw new RejectedExecutionException("Lock events are closed");
+					}
+					if (dropped.getAndIncrement() == 0) {
 						logger.warn("Lock listeners are " + QUEUE_CAPACITY
-								+ " events behind; events are dropped until they catch up");
+								+ " events behind; events other than losses are dropped until they catch up");
 					}
 				});
-		return new LockEvents(this.listeners, delivery);
+		return new LockEvents(this.listeners, delivery, dropped, this.currentOwner);
 	}
 
 	void acquisitionEnded(LockListener.Acquisition acquisition) {
@@ -126,11 +159,52 @@ final class LockEvents implements AutoCloseable {
 		if (this.listeners.isEmpty()) {
 			return;
 		}
-		if (this.delivery != null) {
-			this.delivery.execute(() -> tell(call, event));
+		if (this.delivery == null) {
+			tell(call, event);
+			return;
+		}
+		if (event instanceof LockLostEvent) {
+			this.losses.add(() -> tell(call, event));
+			// When the queue is full this is dropped, but then the events thread has
+			// thousands of tasks to run, and the first tells the loss.
+			deliver(this::tellLosses);
 		}
 		else {
-			tell(call, event);
+			deliver(() -> {
+				tellLosses();
+				tell(call, event);
+			});
+		}
+	}
+
+	private void deliver(Runnable task) {
+		try {
+			this.delivery.execute(() -> {
+				task.run();
+				caughtUp();
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// Closed: listeners hear nothing more.
+		}
+	}
+
+	private void tellLosses() {
+		for (Runnable loss = this.losses.poll(); loss != null; loss = this.losses.poll()) {
+			loss.run();
+		}
+	}
+
+	/**
+	 * Log the end of a run of dropped events, once the queue is empty again.
+	 */
+	private void caughtUp() {
+		if (this.dropped.get() > 0 && this.delivery.getQueue().isEmpty()) {
+			long count = this.dropped.getAndSet(0);
+			if (count > 0) {
+				logger
+					.warn("Lock listeners caught up; " + count + " events were dropped meanwhile (no loss among them)");
+			}
 		}
 	}
 
@@ -183,8 +257,35 @@ final class LockEvents implements AutoCloseable {
 	 * @param reason how it was lost
 	 */
 	void lost(Hold hold, LockLostEvent.Reason reason) {
-		lockLost(
-				new LockLostEvent(hold.key(), hold.name, reason, hold.ownerName(), hold.fencingToken(), Instant.now()));
+		LockLostEvent event = new LockLostEvent(hold.key(), hold.name, reason, hold.ownerName(), hold.fencingToken(),
+				Instant.now());
+		lockLost(event);
+		if (reason == LockLostEvent.Reason.RENEWAL_REJECTED
+				|| reason == LockLostEvent.Reason.RELEASE_FOUND_ANOTHER_OWNER) {
+			tellTaker(hold.key, event);
+		}
+	}
+
+	/**
+	 * Log who holds a lock that was lost to another owner, once Redis says: after the
+	 * loss itself, which no read may hold up. Nothing is logged when the holder is not
+	 * named or Redis does not answer within a second.
+	 */
+	private void tellTaker(LockKey key, LockLostEvent event) {
+		CompletableFuture<String> owner;
+		try {
+			owner = this.currentOwner.apply(key);
+		}
+		catch (RuntimeException ex) {
+			return;
+		}
+		owner.orTimeout(TAKER_WAIT_MILLIS, TimeUnit.MILLISECONDS).whenComplete((token, failure) -> {
+			String taker = (failure == null) ? HolderIdentity.of(token) : null;
+			if (taker != null) {
+				logger.warn("Lock " + quoted(event.key(), event.name()) + " lost by thread '" + event.holder()
+						+ "' is held by " + taker + " now");
+			}
+		});
 	}
 
 	/**

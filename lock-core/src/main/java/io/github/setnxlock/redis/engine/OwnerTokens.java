@@ -22,24 +22,49 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Owner tokens for the token protocol: 128 random bits drawn once per registry from
  * {@link SecureRandom}, then a counter, so every acquisition writes a value no other
- * client can guess or repeat. Tokens are secrets of the holder and are never logged.
+ * client can guess or repeat; with a {@link HolderIdentity} before them unless the
+ * registry was told not to name its holders. Tokens are secrets of the holder and are
+ * never logged.
  *
  * @author setnx-lock authors
  */
 final class OwnerTokens {
 
-	private final String prefix;
+	private final String processPrefix;
+
+	private final String secret;
 
 	private final AtomicLong sequence = new AtomicLong();
 
-	OwnerTokens() {
+	/**
+	 * Create the tokens of a registry.
+	 * @param processPrefix what {@link HolderIdentity#processPrefix} gave, or
+	 * {@code null} to name no holder
+	 */
+	OwnerTokens(String processPrefix) {
 		byte[] random = new byte[16];
 		new SecureRandom().nextBytes(random);
-		this.prefix = HexFormat.of().formatHex(random) + ":";
+		this.processPrefix = processPrefix;
+		this.secret = HexFormat.of().formatHex(random) + ":";
 	}
 
+	/**
+	 * Return a new token, naming the calling thread as the holder.
+	 * @return the token
+	 */
 	String next() {
-		return this.prefix + Long.toHexString(this.sequence.incrementAndGet());
+		return next(Thread.currentThread());
+	}
+
+	/**
+	 * Return a new token, naming the given thread as the holder: the thread that asked
+	 * for an asynchronous hold, whichever thread then takes the key.
+	 * @param asker the thread that asked for the hold
+	 * @return the token
+	 */
+	String next(Thread asker) {
+		String token = this.secret + Long.toHexString(this.sequence.incrementAndGet());
+		return (this.processPrefix != null) ? HolderIdentity.thread(this.processPrefix, asker) + ";" + token : token;
 	}
 
 	@Override

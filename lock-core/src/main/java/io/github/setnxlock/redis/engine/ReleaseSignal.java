@@ -17,7 +17,6 @@ package io.github.setnxlock.redis.engine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -25,9 +24,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>
  * Each message counts one <em>release generation</em> up, and a waiter that noted the
  * generation before it asked Redis waits only while it stays the same, so a message that
- * arrives between Redis's answer and the wait is not missed. A thread waits in
- * {@link #await}; an asynchronous acquisition leaves a callback ({@link #whenAnnounced})
- * that the next message runs, on the thread that delivers it.
+ * arrives between Redis's answer and the wait is not missed. An acquisition waits by
+ * leaving a callback ({@link #whenAnnounced}) that the next message runs, on the thread
+ * that delivers it.
  *
  * @author setnx-lock authors
  */
@@ -35,13 +34,8 @@ public final class ReleaseSignal {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private final Condition newMessage = this.lock.newCondition();
-
 	/** Guarded by {@link #lock}. */
 	private long releaseGeneration;
-
-	/** Threads in {@link #await}; guarded by the lock. */
-	private int releaseWaiters;
 
 	/** Callbacks for the next message; guarded by the lock. */
 	private final List<Runnable> callbacks = new ArrayList<>();
@@ -61,15 +55,14 @@ public final class ReleaseSignal {
 	}
 
 	/**
-	 * Count a release message (or the news that messages may have been missed) and wake
-	 * the thread waiting for one.
+	 * Count a release message (or the news that messages may have been missed) and run
+	 * the callbacks waiting for one.
 	 */
 	void announced() {
 		List<Runnable> due;
 		this.lock.lock();
 		try {
 			this.releaseGeneration++;
-			this.newMessage.signalAll();
 			if (this.callbacks.isEmpty()) {
 				return;
 			}
@@ -117,50 +110,14 @@ public final class ReleaseSignal {
 	}
 
 	/**
-	 * Wait until a release message newer than the given generation arrives, or the time
-	 * is up.
-	 * @param seenGeneration the generation noted before Redis was last asked
-	 * @param nanos the longest wait
-	 * @param interruptible whether an interrupt ends the wait
-	 * @return whether an interrupt arrived and was kept (not interruptible)
-	 * @throws InterruptedException if interruptible and interrupted
-	 */
-	boolean await(long seenGeneration, long nanos, boolean interruptible) throws InterruptedException {
-		boolean interrupted = false;
-		long end = System.nanoTime() + nanos;
-		this.lock.lock();
-		this.releaseWaiters++;
-		try {
-			for (long left = nanos; left > 0
-					&& this.releaseGeneration == seenGeneration; left = end - System.nanoTime()) {
-				try {
-					this.newMessage.awaitNanos(left);
-				}
-				catch (InterruptedException ex) {
-					if (interruptible) {
-						throw ex;
-					}
-					interrupted = true;
-				}
-			}
-			return interrupted;
-		}
-		finally {
-			this.releaseWaiters--;
-			this.lock.unlock();
-		}
-	}
-
-	/**
-	 * Return how many threads and asynchronous acquisitions wait for a release message of
-	 * this key: a test's handshake that a waiter is parked on Redis's answer, not still
-	 * on its way there.
+	 * Return how many acquisitions wait for a release message of this key: a test's
+	 * handshake that a waiter is parked on Redis's answer, not still on its way there.
 	 * @return the number of waiters
 	 */
 	public int waiters() {
 		this.lock.lock();
 		try {
-			return this.releaseWaiters + this.callbacks.size();
+			return this.callbacks.size();
 		}
 		finally {
 			this.lock.unlock();

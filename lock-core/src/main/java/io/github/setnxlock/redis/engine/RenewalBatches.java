@@ -206,7 +206,7 @@ final class RenewalBatches {
 			}
 			if (result.renewed() != null) {
 				this.failing = false;
-				if (hold.renewed(result.renewed())) {
+				if (hold.takeRenewal(result.renewed())) {
 					this.renewals.incrementAndGet();
 				}
 				else if (!hold.hasEnded()) {

@@ -18,13 +18,11 @@ package io.github.setnxlock.redis.engine;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.function.Function;
-import java.util.function.LongFunction;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.setnxlock.redis.protocol.Lease;
 
@@ -39,12 +37,19 @@ import io.github.setnxlock.redis.protocol.Lease;
  * never release, so the first in line watches its hold and takes the slot once it is
  * lost.
  * <p>
- * A waiter is a parked thread (the {@link java.util.concurrent.locks.Lock} view), waiting
- * on a {@link Condition}, not {@code synchronized}, so virtual threads do not pin their
- * carrier; or an asynchronous claim, a future completed when the slot is handed to it,
- * which holds no thread: what a parked first waiter does in its timed wait (watch the
- * owner's hold, give up at its own deadline), a claim does in {@link #recheck}, which it
- * asks its timer to call at the times the slot names.
+ * A waiter is a claim, a future completed when the slot is handed to it, which holds no
+ * thread (a thread of the {@link java.util.concurrent.locks.Lock} view parks on its
+ * acquisition's future, not here). The first in line watches the owner's hold and gives
+ * up at its own deadline in {@link #recheck}, which it asks its timer to call at the
+ * times the slot names. The slot's mutex is a {@link ReentrantLock}, not
+ * {@code synchronized}, so that virtual threads do not pin their carrier.
+ * <p>
+ * While Redis is known to be unreachable nobody waits in line: the owner is asking Redis
+ * or holds the key, and each waiter would only ask Redis after it, one command timeout
+ * each, or wait out its time. An owner that comes then and finds the slot taken, and
+ * every owner in line when Redis becomes unreachable, leaves the line with
+ * {@link UnreachableRedis}; an owner that finds the slot free takes it and asks Redis, so
+ * that Redis's return is noticed.
  *
  * @author setnx-lock authors
  */
@@ -55,6 +60,9 @@ final class Slot {
 	/** The holds by owner, to watch the slot owner's. */
 	private final Function<Object, Hold> holds;
 
+	/** Why Redis counts as unreachable, or {@code null}. */
+	private final Supplier<Throwable> unreachable;
+
 	/** Guarded by {@link #mutex}. */
 	private Object owner;
 
@@ -62,7 +70,7 @@ final class Slot {
 	 * How the slot was last handed over after a release in Redis. Guarded by
 	 * {@link #mutex}.
 	 */
-	private SlotHandoff handoff = SlotHandoff.NONE;
+	private SlotTurn turn = SlotTurn.NONE;
 
 	/**
 	 * The lease handed over with the slot by a local hand-off. Guarded by {@link #mutex}.
@@ -82,105 +90,33 @@ final class Slot {
 	 */
 	private final List<Runnable> settled = new ArrayList<>();
 
+	/**
+	 * The look at the owner's hold that the first in line has scheduled, and when it
+	 * comes due. Guarded by {@link #mutex}.
+	 */
+	private Future<?> holdWatch;
+
+	private long holdWatchAtNanos = Waits.NO_DEADLINE;
+
 	/** The local hand-offs of the key since it was last taken in Redis. */
 	final LocalHandoff.Run run = new LocalHandoff.Run();
 
-	Slot(Function<Object, Hold> holds) {
+	Slot(Function<Object, Hold> holds, Supplier<Throwable> unreachable) {
 		this.holds = holds;
-	}
-
-	/**
-	 * Wait for the slot and take it.
-	 * @param owner who takes the slot
-	 * @param startNanos when the wait began
-	 * @param waitNanos {@link AcquireLoop#FOREVER}, {@code 0} for no wait, or a time
-	 * @param interruptible whether an interrupt ends the wait; if not, it is kept for the
-	 * caller to see afterwards
-	 * @param takesHandoff whether the owner takes the key handed over by a local release
-	 * (it asks for the registry's renewed lease)
-	 * @return {@code true} when the slot is taken, {@code false} when the wait ended
-	 * @throws InterruptedException if interruptible and interrupted before the slot was
-	 * handed over
-	 */
-	boolean claim(Object owner, long startNanos, long waitNanos, boolean interruptible, boolean takesHandoff)
-			throws InterruptedException {
-		boolean interrupted = false;
-		this.mutex.lock();
-		try {
-			if (this.owner == null && this.queue.isEmpty()) {
-				this.owner = owner;
-				return true;
-			}
-			SlotWaiter waiter = new SlotWaiter(this.mutex.newCondition(), takesHandoff, null, Waits.NO_DEADLINE, null);
-			this.queue.put(owner, waiter);
-			boolean taken = false;
-			try {
-				while (this.owner != owner) {
-					long pause = Long.MAX_VALUE;
-					Hold ownerHold = (this.owner != null) ? this.holds.apply(this.owner) : null;
-					if (ownerHold != null) {
-						long now = System.nanoTime();
-						if (ownerHold.isLost(now)) {
-							if (firstWaiter() == owner) {
-								// The owner lost its hold and may never unlock: go on
-								// without it.
-								this.owner = owner;
-								break;
-							}
-						}
-						else {
-							pause = ownerHold.lease().deadlineNanos() - now;
-						}
-					}
-					if (waitNanos != AcquireLoop.FOREVER) {
-						long remaining = startNanos + waitNanos - System.nanoTime();
-						if (remaining <= 0) {
-							return false;
-						}
-						pause = Math.min(pause, remaining);
-					}
-					try {
-						waiter.woken.awaitNanos(Math.max(pause, 1));
-					}
-					catch (InterruptedException ex) {
-						// Handed the slot meanwhile, perhaps with the key: take it, and
-						// keep the interrupt for the caller.
-						if (interruptible && this.owner != owner) {
-							throw ex;
-						}
-						interrupted = true;
-					}
-				}
-				taken = true;
-				return true;
-			}
-			finally {
-				this.queue.remove(owner);
-				if (!taken) {
-					// Whoever is first in line now watches the owner's hold.
-					wakeFirstWaiter();
-				}
-			}
-		}
-		finally {
-			unlock();
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		this.unreachable = unreachable;
 	}
 
 	/**
 	 * Return, once, how the previous owner handed the slot to the caller after releasing
-	 * the key in Redis (see {@link KeyState#takeHandoff()}).
-	 * @return the hand-over, or {@link SlotHandoff#NONE}
+	 * the key in Redis (see {@link KeyState#takeTurn()}).
+	 * @return the hand-over, or {@link SlotTurn#NONE}
 	 */
-	SlotHandoff takeHandoff() {
+	SlotTurn takeTurn() {
 		this.mutex.lock();
 		try {
-			SlotHandoff handoff = this.handoff;
-			this.handoff = SlotHandoff.NONE;
-			return handoff;
+			SlotTurn turn = this.turn;
+			this.turn = SlotTurn.NONE;
+			return turn;
 		}
 		finally {
 			this.mutex.unlock();
@@ -216,8 +152,8 @@ final class Slot {
 				if (this.owner != null) {
 					// An announced release that ended a run of local hand-offs because a
 					// waiter elsewhere was known: that waiter's turn.
-					this.handoff = (generationBeforeRelease != KeyState.NO_HANDOFF)
-							? new SlotHandoff(generationBeforeRelease, this.run.remoteKnown()) : SlotHandoff.NONE;
+					this.turn = (generationBeforeRelease != KeyState.NOT_ANNOUNCED)
+							? new SlotTurn(generationBeforeRelease, this.run.remoteKnown()) : SlotTurn.NONE;
 				}
 				wakeOwner();
 			}
@@ -244,7 +180,7 @@ final class Slot {
 			}
 			this.owner = next;
 			this.handedLease = hold.lease();
-			this.handoff = SlotHandoff.NONE;
+			this.turn = SlotTurn.NONE;
 			wakeOwner();
 			return true;
 		}
@@ -266,6 +202,32 @@ final class Slot {
 		}
 	}
 
+	/**
+	 * Redis became unreachable: every owner in line leaves it (see the class comment).
+	 */
+	void redisUnreachable() {
+		this.mutex.lock();
+		try {
+			Throwable unreachable = this.unreachable.get();
+			if (unreachable != null) {
+				leaveLine(unreachable);
+			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Take every claim out of the line, failed. Called with {@link #mutex} held.
+	 */
+	private void leaveLine(Throwable unreachable) {
+		for (SlotWaiter claim : this.queue.values()) {
+			settle(claim, unreachable);
+		}
+		this.queue.clear();
+	}
+
 	int waiters() {
 		this.mutex.lock();
 		try {
@@ -281,39 +243,26 @@ final class Slot {
 	}
 
 	/**
-	 * Wake the slot's new owner, if it is still waiting: signal its thread, or take its
-	 * claim out of the line and grant it. Called with {@link #mutex} held.
+	 * Grant the slot's new owner its claim, taken out of the line. Called with
+	 * {@link #mutex} held.
 	 */
 	private void wakeOwner() {
-		SlotWaiter owner = (this.owner != null) ? this.queue.get(this.owner) : null;
-		if (owner == null) {
-			return;
+		SlotWaiter owner = (this.owner != null) ? this.queue.remove(this.owner) : null;
+		if (owner != null) {
+			settle(owner, true);
 		}
-		if (owner.granted == null) {
-			owner.woken.signal();
-			return;
-		}
-		this.queue.remove(this.owner);
-		settle(owner, true);
 	}
 
 	/**
-	 * Wake the first waiter that is not the slot's owner: the only one that bounds its
-	 * wait by the owner's hold and takes the slot from an owner whose hold is lost. The
-	 * others wait their turn, each until its own time is up. A claim there looks at once
-	 * (see {@link #recheck}). Called with {@link #mutex} held.
+	 * Let the first in line look at once (see {@link #recheck}): the only one that bounds
+	 * its wait by the owner's hold and takes the slot from an owner whose hold is lost.
+	 * The others wait their turn, each until its own time is up. Called with
+	 * {@link #mutex} held.
 	 */
 	private void wakeFirstWaiter() {
-		for (Map.Entry<Object, SlotWaiter> waiter : this.queue.entrySet()) {
-			if (waiter.getKey() != this.owner) {
-				if (waiter.getValue().granted == null) {
-					waiter.getValue().woken.signal();
-				}
-				else {
-					look(waiter.getKey(), waiter.getValue());
-				}
-				return;
-			}
+		Object first = firstWaiter();
+		if (first != null) {
+			look(first, this.queue.get(first));
 		}
 	}
 
@@ -326,6 +275,17 @@ final class Slot {
 			claim.recheck.cancel(false);
 		}
 		this.settled.add(() -> claim.granted.complete(granted));
+	}
+
+	/**
+	 * Note that a claim leaves the line because Redis is unreachable. Called with
+	 * {@link #mutex} held.
+	 */
+	private void settle(SlotWaiter claim, Throwable unreachable) {
+		if (claim.recheck != null) {
+			claim.recheck.cancel(false);
+		}
+		this.settled.add(() -> claim.granted.completeExceptionally(new UnreachableRedis(unreachable)));
 	}
 
 	/**
@@ -352,20 +312,19 @@ final class Slot {
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at, or
 	 * {@link Waits#NO_DEADLINE}; a deadline already passed makes one try
 	 * @param takesHandoff whether the owner takes the key handed over by a local release
-	 * @param timer schedules a call of {@link #recheck} with the owner at a given
-	 * {@link System#nanoTime()}: the claimant's deadline, or the end of the owner's hold
-	 * it watches
-	 * @return the claim's outcome
+	 * @param timer runs a look at the line at a given {@link System#nanoTime()}: the
+	 * claimant's deadline, or the end of the owner's hold that the first in line watches
+	 * @return the claim's outcome; failed with {@link UnreachableRedis} when Redis is
+	 * known to be unreachable while it waits
 	 */
-	CompletableFuture<Boolean> claimAsync(Object owner, long deadlineNanos, boolean takesHandoff,
-			LongFunction<Future<?>> timer) {
+	CompletableFuture<Boolean> claimAsync(Object owner, long deadlineNanos, boolean takesHandoff, Timer timer) {
 		this.mutex.lock();
 		try {
 			if (this.owner == null && this.queue.isEmpty()) {
 				this.owner = owner;
 				return CompletableFuture.completedFuture(Boolean.TRUE);
 			}
-			SlotWaiter claim = new SlotWaiter(null, takesHandoff, new CompletableFuture<>(), deadlineNanos, timer);
+			SlotWaiter claim = new SlotWaiter(takesHandoff, new CompletableFuture<>(), deadlineNanos, timer);
 			this.queue.put(owner, claim);
 			look(owner, claim);
 			return claim.granted;
@@ -376,20 +335,33 @@ final class Slot {
 	}
 
 	/**
-	 * Look again at an asynchronous claim (its timer calls this): give up when its
-	 * deadline passed, take the slot when it is first in line and the owner's hold is
-	 * lost, else wait on to the earlier of its deadline and the end of the owner's hold.
+	 * Look again at a claim whose deadline came (its timer calls this): it gives up, or
+	 * takes the slot if it is first in line and the owner's hold is lost.
 	 * @param owner the claimant
 	 */
 	void recheck(Object owner) {
 		this.mutex.lock();
 		try {
 			SlotWaiter claim = this.queue.get(owner);
-			if (claim != null && claim.granted != null) {
+			if (claim != null) {
 				claim.recheck = null;
-				claim.recheckAtNanos = Waits.NO_DEADLINE;
 				look(owner, claim);
 			}
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	/**
+	 * Let the first in line look at the owner's hold again, as the hold watch comes due.
+	 */
+	private void holdWatchDue() {
+		this.mutex.lock();
+		try {
+			this.holdWatch = null;
+			this.holdWatchAtNanos = Waits.NO_DEADLINE;
+			wakeFirstWaiter();
 		}
 		finally {
 			unlock();
@@ -422,12 +394,17 @@ final class Slot {
 	}
 
 	/**
-	 * What a parked thread's timed wait does, for a claim in line. Called with
-	 * {@link #mutex} held.
+	 * Look at a claim in line: give up when its deadline passed; when it is first in
+	 * line, take the slot if the owner's hold is lost, else watch that hold's end. Called
+	 * with {@link #mutex} held.
 	 */
 	private void look(Object owner, SlotWaiter claim) {
+		Throwable unreachable = this.unreachable.get();
+		if (unreachable != null) {
+			leaveLine(unreachable);
+			return;
+		}
 		long now = System.nanoTime();
-		long next = claim.deadlineNanos;
 		if (firstWaiter() == owner) {
 			Hold ownerHold = (this.owner != null) ? this.holds.apply(this.owner) : null;
 			if (ownerHold != null && ownerHold.isLost(now)) {
@@ -437,9 +414,8 @@ final class Slot {
 				settle(claim, true);
 				return;
 			}
-			long holdEnd = (ownerHold != null) ? ownerHold.lease().deadlineNanos() : Waits.NO_DEADLINE;
-			if (holdEnd != Waits.NO_DEADLINE && (next == Waits.NO_DEADLINE || holdEnd - next < 0)) {
-				next = holdEnd;
+			if (ownerHold != null) {
+				watchHoldUntil(ownerHold.lease().deadlineNanos(), claim.timer);
 			}
 		}
 		if (claim.deadlineNanos != Waits.NO_DEADLINE && claim.deadlineNanos - now <= 0) {
@@ -448,13 +424,41 @@ final class Slot {
 			wakeFirstWaiter();
 			return;
 		}
-		if (next != Waits.NO_DEADLINE && next != claim.recheckAtNanos) {
-			if (claim.recheck != null) {
-				claim.recheck.cancel(false);
-			}
-			claim.recheckAtNanos = next;
-			claim.recheck = claim.timer.apply(next);
+		if (claim.deadlineNanos != Waits.NO_DEADLINE && claim.recheck == null) {
+			claim.recheck = claim.timer.schedule(() -> recheck(owner), claim.deadlineNanos);
 		}
+	}
+
+	/**
+	 * Make sure the first in line looks at the owner's hold by the given time. One watch
+	 * serves the slot, whoever is first: it stays across hand-overs while it comes due no
+	 * later than needed (an early one only looks, and watches again), so that a hand-over
+	 * moves no timer. Called with {@link #mutex} held.
+	 */
+	private void watchHoldUntil(long atNanos, Timer timer) {
+		if (this.holdWatch == null || atNanos - this.holdWatchAtNanos < 0) {
+			if (this.holdWatch != null) {
+				this.holdWatch.cancel(false);
+			}
+			this.holdWatchAtNanos = atNanos;
+			this.holdWatch = timer.schedule(this::holdWatchDue, atNanos);
+		}
+	}
+
+	/**
+	 * Runs a task at a given {@link System#nanoTime()}.
+	 */
+	@FunctionalInterface
+	interface Timer {
+
+		/**
+		 * Run a task at a time.
+		 * @param task the task
+		 * @param atNanos when
+		 * @return what cancels it, or {@code null} when nothing will run it (closed)
+		 */
+		Future<?> schedule(Runnable task, long atNanos);
+
 	}
 
 }

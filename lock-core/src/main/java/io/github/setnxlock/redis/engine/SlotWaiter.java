@@ -18,39 +18,28 @@ package io.github.setnxlock.redis.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.concurrent.locks.Condition;
-import java.util.function.LongFunction;
 
 /**
- * One in line: a parked thread and the condition it waits on (a handoff wakes the one
- * waiter it concerns), or an asynchronous claim and what it needs to wait without a
- * thread; and whether it takes a local hand-off. A claim's fields are guarded by
- * {@link Slot}'s mutex.
+ * One in a slot's line: a claim, what it needs to wait without a thread, and whether it
+ * takes a local hand-off. Its fields are guarded by {@link Slot}'s mutex.
  *
  * @author setnx-lock authors
  */
 final class SlotWaiter {
 
-	/** A thread's condition, or {@code null} for a claim. */
-	final Condition woken;
-
 	final boolean takesHandoff;
 
-	/** A claim's outcome, or {@code null} for a thread. */
+	/** The claim's outcome: whether the slot was granted. */
 	final CompletableFuture<Boolean> granted;
 
 	final long deadlineNanos;
 
-	final LongFunction<Future<?>> timer;
+	final Slot.Timer timer;
 
-	/** The claim's next look, if one is scheduled, and when. */
+	/** The look at the claim's deadline, once scheduled. */
 	Future<?> recheck;
 
-	long recheckAtNanos = Waits.NO_DEADLINE;
-
-	SlotWaiter(Condition woken, boolean takesHandoff, CompletableFuture<Boolean> granted, long deadlineNanos,
-			LongFunction<Future<?>> timer) {
-		this.woken = woken;
+	SlotWaiter(boolean takesHandoff, CompletableFuture<Boolean> granted, long deadlineNanos, Slot.Timer timer) {
 		this.takesHandoff = takesHandoff;
 		this.granted = granted;
 		this.deadlineNanos = deadlineNanos;

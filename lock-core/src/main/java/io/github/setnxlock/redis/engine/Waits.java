@@ -21,6 +21,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.setnxlock.LeaseLimits;
+
 /**
  * How a caller's thread waits for Redis's answer: until its own deadline, and honouring
  * an interrupt only where the {@link java.util.concurrent.locks.Lock} method allows. The
@@ -34,6 +36,17 @@ final class Waits {
 
 	/** A wait without a time limit. */
 	static final long NO_DEADLINE = Long.MIN_VALUE;
+
+	/**
+	 * Return the deadline of a wait in line for Redis's answers: none for a single
+	 * attempt ({@code 0}, which never waits) or a wait without a limit.
+	 * @param startNanos when the wait began
+	 * @param waitNanos how long it is, or {@link LeaseLimits#NO_LIMIT_NANOS}
+	 * @return the deadline, or {@link #NO_DEADLINE}
+	 */
+	static long deadline(long startNanos, long waitNanos) {
+		return (waitNanos > 0 && waitNanos != LeaseLimits.NO_LIMIT_NANOS) ? startNanos + waitNanos : NO_DEADLINE;
+	}
 
 	private Waits() {
 	}

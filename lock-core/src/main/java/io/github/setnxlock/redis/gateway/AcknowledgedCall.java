@@ -47,11 +47,11 @@ final class AcknowledgedCall {
 	private AcknowledgedCall() {
 	}
 
-	static <R> RedisGateway.Acknowledged<R> run(StringRedisTemplate redis, LockScript<R> script, LockKey key,
+	static RedisGateway.Acknowledged<Object> run(StringRedisTemplate redis, LockScript script, LockKey key,
 			List<String> keys, List<String> args, int replicas, long timeoutMillis) {
 		// The connection itself, not the template's proxy of it, which hides its kind.
 		return RedisCall.run(key, script.action(),
-				() -> redis.execute((RedisCallback<RedisGateway.Acknowledged<R>>) (connection) -> {
+				() -> redis.execute((RedisCallback<RedisGateway.Acknowledged<Object>>) (connection) -> {
 					if (WaitCommand.isCluster(connection)) {
 						throw new LockAccessException(key.key(), "The replication guard cannot protect lock '"
 								+ key.key() + "' on a Redis Cluster connection: Spring Data Redis sends WAIT to"
@@ -62,7 +62,7 @@ final class AcknowledgedCall {
 				}, true));
 	}
 
-	private static <R> RedisGateway.Acknowledged<R> pipelined(RedisConnection connection, LockScript<R> script,
+	private static RedisGateway.Acknowledged<Object> pipelined(RedisConnection connection, LockScript script,
 			LockKey key, List<String> keys, List<String> args, int replicas, long timeoutMillis) {
 		byte[][] keysAndArgs = ScriptPipeline.bytes(Stream.concat(keys.stream(), args.stream()).toList());
 		List<Object> answers;
@@ -79,7 +79,7 @@ final class AcknowledgedCall {
 		finally {
 			answers = closePipeline(connection);
 		}
-		R reply = script.decode(key, ScriptPipeline.decode(answers.get(0)));
+		Object reply = ScriptPipeline.decode(answers.get(0));
 		Object acknowledged = answers.get(1);
 		if (acknowledged instanceof Number number) {
 			return new RedisGateway.Acknowledged<>(reply, number.longValue(), null);

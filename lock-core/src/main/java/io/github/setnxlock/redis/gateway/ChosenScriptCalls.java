@@ -48,8 +48,8 @@ final class ChosenScriptCalls implements ScriptCalls {
 	}
 
 	@Override
-	public CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
-		return calls().releaseToken(key, ownerToken, channel);
+	public CompletableFuture<Object> deleteIfEquals(LockKey key, String value, String channel, RedisScript<?> script) {
+		return calls().deleteIfEquals(key, value, channel, script);
 	}
 
 	@Override
@@ -60,6 +60,11 @@ final class ChosenScriptCalls implements ScriptCalls {
 	@Override
 	public CompletableFuture<String> get(LockKey key) {
 		return calls().get(key);
+	}
+
+	@Override
+	public boolean connect() {
+		return calls().connect();
 	}
 
 	private ScriptCalls calls() {

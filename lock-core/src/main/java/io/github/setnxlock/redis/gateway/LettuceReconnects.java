@@ -39,6 +39,26 @@ final class LettuceReconnects {
 	}
 
 	/**
+	 * Return the client of a started Lettuce factory.
+	 * @param factory the factory
+	 * @return its client, or {@code null} when the factory is not a started Lettuce
+	 * factory
+	 */
+	static AbstractRedisClient clientOf(RedisConnectionFactory factory) {
+		return (factory instanceof LettuceConnectionFactory lettuce) ? lettuce.getNativeClient() : null;
+	}
+
+	/**
+	 * Whether a factory's client may send a command again on a new connection: a Lettuce
+	 * client does, after a reconnect, the commands the old connection had not answered.
+	 * @param factory the factory
+	 * @return {@code true} for a Lettuce factory
+	 */
+	static boolean resendsCommands(RedisConnectionFactory factory) {
+		return factory instanceof LettuceConnectionFactory;
+	}
+
+	/**
 	 * Call a listener on every connection the factory's client opens from now on.
 	 * @param factory the factory
 	 * @param connected the listener; must not block
@@ -46,10 +66,7 @@ final class LettuceReconnects {
 	 * Lettuce factory, and so nothing will be heard
 	 */
 	static Runnable listen(RedisConnectionFactory factory, Runnable connected) {
-		if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-			return null;
-		}
-		AbstractRedisClient client = lettuce.getNativeClient();
+		AbstractRedisClient client = clientOf(factory);
 		if (client == null) {
 			return null;
 		}

@@ -151,8 +151,8 @@ final class LettuceScriptCalls implements ScriptCalls {
 	 * {@link NativeRelease}), else with the script.
 	 */
 	@Override
-	public CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
-		return this.nativeRelease.release(key, ownerToken, channel);
+	public CompletableFuture<Object> deleteIfEquals(LockKey key, String value, String channel, RedisScript<?> script) {
+		return this.nativeRelease.release(key, value, channel, script);
 	}
 
 	/**
@@ -184,6 +184,12 @@ final class LettuceScriptCalls implements ScriptCalls {
 			answer.completeExceptionally(failure(key, action, ex));
 		}
 		return answer;
+	}
+
+	@Override
+	public boolean connect() {
+		nativeCommands();
+		return true;
 	}
 
 	private RedisClusterAsyncCommands<byte[], byte[]> nativeCommands() {

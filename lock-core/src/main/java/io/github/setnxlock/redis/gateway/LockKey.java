@@ -124,6 +124,22 @@ public record LockKey(String key, String redisKey, String fenceKey) {
 		return "{" + tagForSlot(ClusterSlotHashUtil.calculateSlot(redisKey)) + "}" + suffix + ":" + redisKey;
 	}
 
+	/**
+	 * Return whether a Redis key is named as the companion (fencing counter, owner key)
+	 * of a lock key with a hash tag of its own: the only companions that begin with the
+	 * lock key, and so with the registry's prefix.
+	 * @param redisKey a key in Redis
+	 * @return whether it is named as such a companion
+	 */
+	public static boolean isCompanion(String redisKey) {
+		for (String suffix : new String[] { FENCE_SUFFIX, OWNER_SUFFIX }) {
+			if (redisKey.endsWith(suffix) && hasHashTag(redisKey.substring(0, redisKey.length() - suffix.length()))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	private static boolean hasHashTag(String key) {
 		int open = key.indexOf('{');
 		if (open < 0) {

@@ -13,31 +13,75 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
+
 package io.github.setnxlock.redis.gateway;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * One lock script and how its answer reads: what {@link RedisGateway#run} sends and
- * decodes. Internal API.
+ * One Lua script, as {@link RedisGateway#run} sends it: its text, its SHA1, what it does
+ * (for errors) and whether it answers a list or a number. What its answer means is the
+ * business of the protocol that owns it. Internal API.
  *
- * @param <R> the type of its decoded answer
  * @author setnx-lock authors
  */
-public final class LockScript<R> {
+public final class LockScript {
+
+	private final String name;
 
 	private final RedisScript<?> script;
 
 	private final String action;
 
-	private final Decoder<R> decoder;
-
-	LockScript(RedisScript<?> script, String action, Decoder<R> decoder) {
+	private LockScript(String name, RedisScript<?> script, String action) {
+		this.name = name;
 		this.script = script;
 		this.action = action;
-		this.decoder = decoder;
+	}
+
+	/**
+	 * Make a script of parts read from the classpath: each part a Lua file next to the
+	 * anchor class, or, starting with {@code /}, anywhere. The script is named after its
+	 * last part.
+	 * @param anchor the class next to which the parts are
+	 * @param action what the script does, for errors: "acquire", "release", "read"
+	 * @param answersList whether it answers a list (else a number)
+	 * @param parts the Lua files, in order
+	 * @return the script
+	 * @throws IllegalStateException if a part is missing
+	 */
+	public static LockScript of(Class<?> anchor, String action, boolean answersList, String... parts) {
+		StringBuilder text = new StringBuilder();
+		for (String part : parts) {
+			try (InputStream in = anchor.getResourceAsStream(part)) {
+				if (in == null) {
+					throw new IllegalStateException("Lock script " + part + " is missing from the classpath");
+				}
+				text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Lock script " + part + " could not be read", ex);
+			}
+		}
+		String last = parts[parts.length - 1];
+		String name = last.substring(last.lastIndexOf('/') + 1).replace(".lua", "");
+		RedisScript<?> script = answersList ? new DefaultRedisScript<>(text.toString(), List.class)
+				: new DefaultRedisScript<>(text.toString(), Long.class);
+		return new LockScript(name, script, action);
+	}
+
+	/**
+	 * Return the script's name, its last Lua file's: {@code token-release}.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
 	}
 
 	/**
@@ -56,10 +100,6 @@ public final class LockScript<R> {
 		return this.script.getSha1();
 	}
 
-	/**
-	 * Return what the script does, for errors: "acquire", "release", "renew", "read".
-	 * @return the action
-	 */
 	String action() {
 		return this.action;
 	}
@@ -68,20 +108,9 @@ public final class LockScript<R> {
 		return List.class.isAssignableFrom(this.script.getResultType());
 	}
 
-	R decode(LockKey key, Object answer) {
-		return this.decoder.decode(key, answer);
-	}
-
-	/**
-	 * Reads a script's answer for one lock.
-	 *
-	 * @param <R> the decoded type
-	 */
-	@FunctionalInterface
-	interface Decoder<R> {
-
-		R decode(LockKey key, Object answer);
-
+	@Override
+	public String toString() {
+		return this.name;
 	}
 
 }

@@ -20,11 +20,11 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 
 /**
- * What a native image needs of the gateway: the Lua scripts, which {@link LockScripts}
- * reads as classpath resources next to itself, and Lettuce's client class, which
- * {@link WaitCommand} and {@link ScriptCalls} (and the auto-configuration's command
- * timeout check) look up by name to see whether Lettuce is there. A class looked up by
- * name is found in a native image only when it is registered.
+ * What a native image needs of the gateway: the Lua scripts, which {@link LockScript}
+ * reads as classpath resources next to each protocol's classes, and Lettuce's client
+ * class, which {@link WaitCommand} and {@link ScriptCalls} (and the auto-configuration's
+ * command timeout check) look up by name to see whether Lettuce is there. A class looked
+ * up by name is found in a native image only when it is registered.
  *
  * @author setnx-lock authors
  */
@@ -34,7 +34,7 @@ class LockScriptsRuntimeHints implements RuntimeHintsRegistrar {
 
 	@Override
 	public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
-		hints.resources().registerPattern(LockScripts.class.getPackageName().replace('.', '/') + "/*.lua");
+		hints.resources().registerPattern("io/github/setnxlock/redis/*/*.lua");
 		hints.reflection().registerTypeIfPresent(classLoader, LETTUCE_CLIENT);
 	}
 

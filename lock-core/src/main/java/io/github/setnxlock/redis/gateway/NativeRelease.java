@@ -31,6 +31,8 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.data.redis.core.script.RedisScript;
+
 /**
  * The token protocol's release on Lettuce: the server's own compare-and-delete where it
  * has one and the user may send it (Valkey's {@code DELIFEQ}, Redis's
@@ -64,6 +66,13 @@ final class NativeRelease {
 	private static final byte[] IFEQ = "IFEQ".getBytes(StandardCharsets.US_ASCII);
 
 	/**
+	 * Whether the server has a compare-and-delete this user may send: {@code 1} for
+	 * {@code DELIFEQ}, {@code 2} for {@code DELEX}, {@code 0} for neither.
+	 */
+	private static final LockScript NATIVE_RELEASE_CHECK = LockScript.of(NativeRelease.class, "release", false,
+			"native-release-check.lua");
+
+	/**
 	 * How token locks are released: unknown until the first release asks, then
 	 * {@code DELIFEQ}, {@code DELEX} or the script.
 	 */
@@ -86,14 +95,14 @@ final class NativeRelease {
 	 * older server, a right taken away) sends this release and all later ones to the
 	 * script.
 	 */
-	CompletableFuture<Object> release(LockKey key, String ownerToken, String channel) {
+	CompletableFuture<Object> release(LockKey key, String ownerToken, String channel, RedisScript<?> script) {
 		CompareAndDelete how = this.compareAndDelete.get();
 		boolean ask = how == CompareAndDelete.UNKNOWN
 				&& this.compareAndDelete.compareAndSet(CompareAndDelete.UNKNOWN, CompareAndDelete.ASKING);
 		if (!ask && !how.isNative()) {
 			return this.calls.withCommands(key, "release", (commands, answer) -> releaseWithScript(commands, key,
-					key.redisKey().getBytes(StandardCharsets.UTF_8), ownerToken.getBytes(StandardCharsets.UTF_8),
-					channel.getBytes(StandardCharsets.UTF_8), answer));
+					script, key.redisKey().getBytes(StandardCharsets.UTF_8),
+					ownerToken.getBytes(StandardCharsets.UTF_8), channel.getBytes(StandardCharsets.UTF_8), answer));
 		}
 		byte[] lockKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
 		byte[] token = ownerToken.getBytes(StandardCharsets.UTF_8);
@@ -102,10 +111,10 @@ final class NativeRelease {
 			try {
 				CompareAndDelete current = this.compareAndDelete.get();
 				if (current.isNative()) {
-					deleteIfEquals(current, commands, key, lockKey, token, channelBytes, answer);
+					deleteIfEquals(current, commands, key, script, lockKey, token, channelBytes, answer);
 				}
 				else {
-					releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
+					releaseWithScript(commands, key, script, lockKey, token, channelBytes, answer);
 				}
 			}
 			catch (RuntimeException ex) {
@@ -139,7 +148,7 @@ final class NativeRelease {
 				return;
 			}
 			CompletableFuture<Object> check = new CompletableFuture<>();
-			this.calls.send(commands, true, key, "release", LockScripts.NATIVE_RELEASE_CHECK.redisScript(),
+			this.calls.send(commands, true, key, "release", NATIVE_RELEASE_CHECK.redisScript(),
 					new byte[][] { lockKey }, new byte[0][], check);
 			check.whenComplete((allowed, failure) -> {
 				if (failure != null) {
@@ -159,7 +168,8 @@ final class NativeRelease {
 	}
 
 	private void deleteIfEquals(CompareAndDelete how, RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key,
-			byte[] lockKey, byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
+			RedisScript<?> script, byte[] lockKey, byte[] token, byte[] channelBytes,
+			CompletableFuture<Object> answer) {
 		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(lockKey);
 		if (how == CompareAndDelete.DELEX) {
 			args.add(IFEQ);
@@ -174,7 +184,7 @@ final class NativeRelease {
 					answer.complete(count);
 				}
 				else {
-					releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
+					releaseWithScript(commands, key, script, lockKey, token, channelBytes, answer);
 				}
 			}
 			else if (isWrongType(failure)) {
@@ -186,7 +196,7 @@ final class NativeRelease {
 				// without the right to it: the script from now on.
 				this.compareAndDelete.set(CompareAndDelete.SCRIPT);
 				logger.info(how + " was refused (" + failure.getMessage() + "); locks are released with a script");
-				releaseWithScript(commands, key, lockKey, token, channelBytes, answer);
+				releaseWithScript(commands, key, script, lockKey, token, channelBytes, answer);
 			}
 			else {
 				answer.completeExceptionally(this.calls.failure(key, "release", failure));
@@ -194,10 +204,11 @@ final class NativeRelease {
 		});
 	}
 
-	private void releaseWithScript(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key, byte[] lockKey,
-			byte[] token, byte[] channelBytes, CompletableFuture<Object> answer) {
-		this.calls.send(commands, true, key, "release", LockScripts.TOKEN_RELEASE.redisScript(),
-				new byte[][] { lockKey }, new byte[][] { token, channelBytes }, answer);
+	private void releaseWithScript(RedisClusterAsyncCommands<byte[], byte[]> commands, LockKey key,
+			RedisScript<?> script, byte[] lockKey, byte[] token, byte[] channelBytes,
+			CompletableFuture<Object> answer) {
+		this.calls.send(commands, true, key, "release", script, new byte[][] { lockKey },
+				new byte[][] { token, channelBytes }, answer);
 	}
 
 	/**

@@ -93,6 +93,57 @@ public final class RedisCall {
 	}
 
 	/**
+	 * Whether a command failed in a way that shows Redis cannot be reached now: a
+	 * connection refused, reset or closed under it, the client's command timeout, or the
+	 * client's refusal to send while it is disconnected. An error Redis answered, or the
+	 * caller's own wait running out, shows nothing of the kind.
+	 * @param failure the failure
+	 * @return whether it is evidence that Redis is unreachable
+	 */
+	public static boolean isUnreachable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof java.io.IOException || cause instanceof java.nio.channels.ClosedChannelException
+					|| cause instanceof org.springframework.dao.QueryTimeoutException
+					|| cause instanceof org.springframework.data.redis.RedisConnectionFailureException) {
+				return true;
+			}
+			String type = cause.getClass().getName();
+			// By name: neither client is required on the classpath.
+			if (type.equals("io.lettuce.core.RedisCommandTimeoutException")
+					|| type.equals("io.lettuce.core.RedisConnectionException")
+					|| type.equals("redis.clients.jedis.exceptions.JedisConnectionException")) {
+				return true;
+			}
+			// Lettuce fails commands of a connection that closed, or that it will not
+			// send
+			// while disconnected, with its base exception and no type of their own.
+			if (type.equals("io.lettuce.core.RedisException") && cause.getMessage() != null
+					&& (cause.getMessage().contains("not connected") || cause.getMessage().contains("closed"))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Whether a failed command was answered by Redis: an error reply (a refused command,
+	 * a key of the wrong type, a missing right).
+	 * @param failure the failure
+	 * @return whether Redis answered
+	 */
+	static boolean isErrorReply(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			for (Class<?> type = cause.getClass(); type != null; type = type.getSuperclass()) {
+				if (type.getName().equals("io.lettuce.core.RedisCommandExecutionException")
+						|| type.getName().equals("redis.clients.jedis.exceptions.JedisDataException")) {
+					return true;
+				}
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Whether a command that failed this way may still have run in Redis: everything but
 	 * an error Redis answered (a refused command, a key of the wrong type), an answer
 	 * that could not be read, after which Redis has run the command or refused it, and a

@@ -22,10 +22,17 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
 
@@ -39,12 +46,14 @@ import io.github.setnxlock.LockAccessException;
  * calling thread on Lettuce's asynchronous API where the template's factory allows it
  * (see {@link LettuceScriptCalls}), and everything else runs on the gateway's own
  * threads, so the caller waits with its own deadline and an interrupt never cuts a
- * command short. Answers are decoded here, once, into each script's reply type, and a
- * failure of a call for one lock comes out as a {@link LockAccessException} that names
- * the lock and what was being done (a batch of renewals for many locks fails with the
- * client's own exception, and a closed gateway with an {@link IllegalStateException}).
- * Nothing is sent when the gateway is made: the client is chosen, and the first
- * connection made, on the first call.
+ * command short. Answers come back as Redis gave them (strings decoded); what they mean
+ * is the business of the protocol that owns the script. A failure of a call for one lock
+ * comes out as a {@link LockAccessException} that names the lock and what was being done
+ * (a batch of renewals for many locks fails with the client's own exception, and a closed
+ * gateway with an {@link IllegalStateException}). Nothing is sent when the gateway is
+ * made: the client is chosen, and the first connection made, on the first call or
+ * {@link #warmUp()}. What the calls show of Redis (not heard from yet, answering, or out
+ * of reach) is kept in its {@link Reachability}.
  *
  * @author setnx-lock authors
  */
@@ -56,30 +65,45 @@ public final class RedisGateway implements AutoCloseable {
 
 	private final ScriptCalls calls;
 
+	private final Reachability reachability = new Reachability();
+
+	private final ScriptLoads scripts;
+
 	/** What stops the listeners of {@link #onReconnect(Runnable)}, run on close. */
 	private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+
+	/** The connections the client opened since {@link #connectionsOpened()} listens. */
+	private final AtomicLong connectionsOpened = new AtomicLong();
+
+	/**
+	 * Whether {@link #connectionsOpened} hears every connection the client opens, or the
+	 * client never sends a command twice; until then each call tries to listen.
+	 */
+	private volatile boolean connectionsHeard;
 
 	/**
 	 * Create a gateway on a template.
 	 * @param redis the template
+	 * @param scripts the scripts that {@link #warmUp()} and {@link #loadScripts()} load:
+	 * those of the protocol that uses the gateway, and the operator's
 	 */
-	public RedisGateway(StringRedisTemplate redis) {
+	public RedisGateway(StringRedisTemplate redis, List<LockScript> scripts) {
 		this.redis = Objects.requireNonNull(redis, "redis must not be null");
 		this.calls = new ChosenScriptCalls(redis, this.runner);
+		this.scripts = new ScriptLoads(redis, this.runner, this.calls, this.reachability, List.copyOf(scripts));
 	}
 
 	/**
 	 * Run a lock script.
-	 * @param <R> the type of its answer
 	 * @param script the script
 	 * @param key the lock it is for
 	 * @param keys its keys
 	 * @param args its arguments
-	 * @return its decoded answer, to come
+	 * @return its answer, to come: a {@link Long}, a {@link String}, {@code null}, or a
+	 * {@link List} of those, which the script's protocol reads (see {@link Replies})
 	 */
-	public <R> CompletableFuture<R> run(LockScript<R> script, LockKey key, List<String> keys, List<String> args) {
-		return sent(key, script.action(), () -> this.calls.run(key, script.action(), script.redisScript(), keys, args))
-			.thenApply((answer) -> script.decode(key, answer));
+	public CompletableFuture<Object> run(LockScript script, LockKey key, List<String> keys, List<String> args) {
+		return sent(key, script.action(), () -> this.calls.run(key, script.action(), script.redisScript(), keys, args));
 	}
 
 	/**
@@ -94,47 +118,37 @@ public final class RedisGateway implements AutoCloseable {
 	}
 
 	/**
-	 * Run the token protocol's release: {@link LockScripts#TOKEN_RELEASE}, or the
-	 * server's own compare-and-delete where it has one (see {@link NativeRelease}).
+	 * Delete the lock key if it holds the value: with the server's own compare-and-delete
+	 * where it has one and it deletes (see {@link NativeRelease}), else with the script,
+	 * which is sent with the lock key as its key and the value and the channel as its
+	 * arguments.
 	 * @param key the lock
-	 * @param ownerToken the token the key must hold
-	 * @param channel the release channel
-	 * @return the answer, to come
+	 * @param value the value the key must hold
+	 * @param channel the release channel, the script's second argument
+	 * @param script the script that does the same, and more, where the server's command
+	 * is missing or did not delete
+	 * @return {@code 1L} when the server's command deleted, else the script's answer, to
+	 * come
 	 */
-	public CompletableFuture<TokenReleaseReply> releaseToken(LockKey key, String ownerToken, String channel) {
-		return sent(key, "release", () -> this.calls.releaseToken(key, ownerToken, channel))
-			.thenApply((answer) -> TokenReleaseReply.decode(key, answer));
+	public CompletableFuture<Object> deleteIfEquals(LockKey key, String value, String channel, LockScript script) {
+		return sent(key, "release", () -> this.calls.deleteIfEquals(key, value, channel, script.redisScript()));
 	}
 
 	/**
 	 * Run one script for many locks in one round trip (a pipeline where the client has
-	 * one), on a thread of the gateway. Each answer is decoded on its own: a malformed
-	 * one fails its entry only; a batch Redis refuses fails as a whole.
-	 * @param <R> the type of an answer
+	 * one), on a thread of the gateway; a batch Redis refuses fails as a whole.
 	 * @param script the script
 	 * @param locks the lock of each call
 	 * @param keyCount how many of each call's values are keys
 	 * @param calls each call's keys, then its arguments
 	 * @return the answers in the order of the calls, to come
 	 */
-	public <R> CompletableFuture<List<Replied<R>>> runBatch(LockScript<R> script, List<LockKey> locks, int keyCount,
+	public CompletableFuture<List<Object>> runBatch(LockScript script, List<LockKey> locks, int keyCount,
 			List<List<String>> calls) {
 		ReturnType returnType = script.returnsList() ? ReturnType.MULTI : ReturnType.INTEGER;
-		Supplier<List<Replied<R>>> batch = () -> {
-			List<Object> answers = ScriptPipeline.run(this.redis, script.redisScript(), returnType, keyCount, calls);
-			List<Replied<R>> replies = new ArrayList<>(answers.size());
-			for (int i = 0; i < answers.size(); i++) {
-				try {
-					replies.add(new Replied<>(script.decode(locks.get(i), answers.get(i)), null));
-				}
-				catch (RuntimeException ex) {
-					replies.add(new Replied<>(null, ex));
-				}
-			}
-			return replies;
-		};
 		try {
-			return this.runner.submit(batch);
+			return this.reachability.watch(System.nanoTime(), this.runner
+				.submit(() -> ScriptPipeline.run(this.redis, script.redisScript(), returnType, keyCount, calls)));
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -145,7 +159,6 @@ public final class RedisGateway implements AutoCloseable {
 	 * Run a lock script, then wait until replicas acknowledged what it wrote
 	 * ({@code WAIT}), on the connection that wrote it. Refused on a Redis Cluster
 	 * connection (see {@link AcknowledgedCall}).
-	 * @param <R> the type of its answer
 	 * @param script the script
 	 * @param key the lock it is for
 	 * @param keys its keys
@@ -154,7 +167,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @param timeoutMillis how long they have
 	 * @return the answer and the acknowledgements, to come
 	 */
-	public <R> CompletableFuture<Acknowledged<R>> runAcknowledged(LockScript<R> script, LockKey key, List<String> keys,
+	public CompletableFuture<Acknowledged<Object>> runAcknowledged(LockScript script, LockKey key, List<String> keys,
 			List<String> args, int replicas, long timeoutMillis) {
 		return sent(key, script.action(), () -> this.runner
 			.submit(() -> AcknowledgedCall.run(this.redis, script, key, keys, args, replicas, timeoutMillis)));
@@ -186,6 +199,18 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return what Redis holds, to come
 	 */
 	public CompletableFuture<KeyReading> read(LockKey key, boolean withValue) {
+		return read(key, withValue, false);
+	}
+
+	/**
+	 * Read a lock key's type and time to live, its value if asked, and the timestamp
+	 * protocol's owner key if asked, on a command thread.
+	 * @param key the lock key
+	 * @param withValue whether to read the value of a string key
+	 * @param withOwner whether to read the owner key's value too
+	 * @return what the keys hold, to come
+	 */
+	public CompletableFuture<KeyReading> read(LockKey key, boolean withValue, boolean withOwner) {
 		return sent(key, "read", () -> this.runner.submit(
 				() -> RedisCall.run(key, "read", () -> this.redis.execute((RedisCallback<KeyReading>) (connection) -> {
 					byte[] redisKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
@@ -193,35 +218,101 @@ public final class RedisGateway implements AutoCloseable {
 					Long ttl = connection.keyCommands().pTtl(redisKey);
 					String value = null;
 					if (withValue && "string".equals(type)) {
-						byte[] raw = connection.stringCommands().get(redisKey);
-						value = (raw != null) ? new String(raw, StandardCharsets.UTF_8) : null;
+						value = string(connection.stringCommands().get(redisKey));
 					}
-					return new KeyReading(type, (ttl != null) ? ttl : -2, value);
+					String owner = null;
+					if (withOwner) {
+						owner = ownerValue(connection, key);
+					}
+					return new KeyReading(type, (ttl != null) ? ttl : -2, value, owner);
 				}))));
 	}
 
 	/**
-	 * Check that Redis holds every lock script, loading those it has forgotten, on the
-	 * calling thread: for health checks, not for the lock path.
+	 * Read the owner key, which only says who holds the lock: a user whose rights do not
+	 * reach it (a least-privilege user of the token protocol's rules) reads no owner.
+	 */
+	private static String ownerValue(RedisConnection connection, LockKey key) {
+		byte[] ownerKey = key.ownerKey().getBytes(StandardCharsets.UTF_8);
+		try {
+			return "string".equals(connection.keyCommands().type(ownerKey).code())
+					? string(connection.stringCommands().get(ownerKey)) : null;
+		}
+		catch (DataAccessException ex) {
+			return null;
+		}
+	}
+
+	private static String string(byte[] raw) {
+		return (raw != null) ? new String(raw, StandardCharsets.UTF_8) : null;
+	}
+
+	/**
+	 * Find keys whose names match a pattern ({@code SCAN ... MATCH}), on every primary of
+	 * a Cluster, on a command thread; at most {@code limit} of them.
+	 * @param pattern the glob pattern
+	 * @param limit the most keys to return
+	 * @return the keys found, to come
+	 */
+	public CompletableFuture<List<String>> scan(String pattern, int limit) {
+		LockKey any = LockKey.of("", "scan " + pattern);
+		return sent(any, "list", () -> this.runner.submit(() -> RedisCall.run(any, "list",
+				() -> this.redis.execute((RedisCallback<List<String>>) (connection) -> {
+					ScanOptions options = ScanOptions.scanOptions().match(pattern).count(1000).build();
+					List<String> keys = new ArrayList<>();
+					if (connection instanceof RedisClusterConnection cluster) {
+						for (RedisClusterNode node : cluster.clusterGetNodes()) {
+							if (node.isMaster() && keys.size() < limit) {
+								try (Cursor<byte[]> cursor = cluster.scan(node, options)) {
+									collect(cursor, keys, limit);
+								}
+							}
+						}
+					}
+					else {
+						try (Cursor<byte[]> cursor = connection.keyCommands().scan(options)) {
+							collect(cursor, keys, limit);
+						}
+					}
+					return keys;
+				}))));
+	}
+
+	private static void collect(Cursor<byte[]> cursor, List<String> keys, int limit) {
+		while (keys.size() < limit && cursor.hasNext()) {
+			keys.add(new String(cursor.next(), StandardCharsets.UTF_8));
+		}
+	}
+
+	/**
+	 * Check that Redis holds the gateway's scripts, loading those it has forgotten: for
+	 * health checks, not for the lock path. The calling thread waits for Redis a second
+	 * at most, whatever the client's command timeout (see {@link ScriptLoads}).
 	 * @return the number of scripts
-	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used
+	 * @throws org.springframework.dao.DataAccessException if Redis cannot be used, or did
+	 * not answer in time (saying why Redis counts as unreachable, where a call found out)
 	 */
 	public int loadScripts() {
-		String[] shas = LockScripts.ALL.stream().map(LockScript::sha1).toArray(String[]::new);
-		this.redis.execute((RedisCallback<Void>) (connection) -> {
-			List<Boolean> loaded = connection.scriptingCommands().scriptExists(shas);
-			for (int i = 0; i < shas.length; i++) {
-				if (loaded == null || !Boolean.TRUE.equals(loaded.get(i))) {
-					connection.scriptingCommands()
-						.scriptLoad(LockScripts.ALL.get(i)
-							.redisScript()
-							.getScriptAsString()
-							.getBytes(StandardCharsets.UTF_8));
-				}
-			}
-			return null;
-		});
-		return shas.length;
+		return this.scripts.check();
+	}
+
+	/**
+	 * Connect and load the gateway's scripts, in the background, so that the first lock
+	 * call finds the connection open and the scripts in Redis. Never throws for Redis's
+	 * sake: the future fails instead, and calls connect as usual.
+	 * @return the number of scripts, to come
+	 */
+	public CompletableFuture<Integer> warmUp() {
+		return this.scripts.warmUp(this.listeners);
+	}
+
+	/**
+	 * Return what the gateway's calls have shown of Redis: whether its first connection
+	 * is still on its way, and whether Redis is known to be unreachable.
+	 * @return the state
+	 */
+	public Reachability reachability() {
+		return this.reachability;
 	}
 
 	/**
@@ -231,7 +322,7 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	public CompletableFuture<Long> uptimeSeconds() {
 		try {
-			return this.runner.submit(() -> {
+			return this.reachability.watch(System.nanoTime(), this.runner.submit(() -> {
 				Properties info = this.redis
 					.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
 				String uptime = (info != null) ? info.getProperty("uptime_in_seconds") : null;
@@ -239,7 +330,7 @@ public final class RedisGateway implements AutoCloseable {
 					throw new IllegalArgumentException("INFO server gave no uptime_in_seconds");
 				}
 				return Long.parseLong(uptime.trim());
-			});
+			}));
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -263,6 +354,38 @@ public final class RedisGateway implements AutoCloseable {
 			this.listeners.add(stop);
 		}
 		return stop != null;
+	}
+
+	/**
+	 * Return how many connections the client has opened, reconnections included, since
+	 * the gateway began to listen (on its first call of this method): a client that
+	 * reconnects may send the commands it had sent on the old connection again, so a
+	 * command whose answer comes after a change of this number may have run twice.
+	 * Clients that never send a command again (Jedis) always give the same number.
+	 * @return the number of connections opened
+	 */
+	public long connectionsOpened() {
+		if (!this.connectionsHeard) {
+			listenToConnections();
+		}
+		return this.connectionsOpened.get();
+	}
+
+	private synchronized void listenToConnections() {
+		if (this.connectionsHeard) {
+			return;
+		}
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisGateway.class.getClassLoader())
+				|| !LettuceReconnects.resendsCommands(this.redis.getConnectionFactory())) {
+			this.connectionsHeard = true;
+		}
+		else if (onReconnect(this.connectionsOpened::incrementAndGet)) {
+			this.connectionsHeard = true;
+		}
+		else {
+			// A factory not started yet: whatever it sends, it sends on its first
+			// connection, and nothing can have run twice.
+		}
 	}
 
 	/**
@@ -307,11 +430,12 @@ public final class RedisGateway implements AutoCloseable {
 
 	/**
 	 * Start a call, turning a refusal to start it (the gateway's threads all wait for a
-	 * stalled Redis) into a failed answer that names the lock.
+	 * stalled Redis) into a failed answer that names the lock, and note its outcome in
+	 * {@link #reachability()}.
 	 */
-	private static <T> CompletableFuture<T> sent(LockKey key, String action, Supplier<CompletableFuture<T>> call) {
+	private <T> CompletableFuture<T> sent(LockKey key, String action, Supplier<CompletableFuture<T>> call) {
 		try {
-			return call.get();
+			return this.reachability.watch(System.nanoTime(), call.get());
 		}
 		catch (CommandRunner.RedisStalledException ex) {
 			return CompletableFuture
@@ -321,17 +445,6 @@ public final class RedisGateway implements AutoCloseable {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-	}
-
-	/**
-	 * One answer of a batch: decoded, or what went wrong with it.
-	 *
-	 * @param <R> the type of the answer
-	 * @param reply the answer, or {@code null} when it failed
-	 * @param failure what went wrong, or {@code null}
-	 */
-	public record Replied<R>(R reply, RuntimeException failure) {
-
 	}
 
 	/**
@@ -353,8 +466,22 @@ public final class RedisGateway implements AutoCloseable {
 	 * @param ttlMillis its time to live in ms; {@code -1} without one, {@code -2} without
 	 * a key
 	 * @param value its value when asked for and a string, else {@code null}
+	 * @param owner the timestamp protocol's owner key's value when asked for and a
+	 * string, else {@code null}
 	 */
-	public record KeyReading(String type, long ttlMillis, String value) {
+	public record KeyReading(String type, long ttlMillis, String value, String owner) {
+
+		/**
+		 * Return the owner token the timestamp protocol's owner key gives for the lock
+		 * key's value: {@code <owner token> <value>}, read only when it names the value
+		 * read, since otherwise it is another acquisition's or stale.
+		 * @return the token, or {@code null}
+		 */
+		public String ownerToken() {
+			int space = (this.owner != null) ? this.owner.indexOf(' ') : -1;
+			return (space > 0 && this.value != null && this.owner.substring(space + 1).equals(this.value))
+					? this.owner.substring(0, space) : null;
+		}
 
 	}
 

@@ -18,11 +18,12 @@ package io.github.setnxlock.redis.gateway;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.SubscriptionListener;
@@ -30,6 +31,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.PatternTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.BackOffExecution;
 
 /**
  * The registry's one subscription to the release channel: each message names a released
@@ -115,7 +117,7 @@ public final class ReleaseSubscription implements ReleaseMessages, MessageListen
 	}
 
 	private void subscribe() {
-		RedisMessageListenerContainer subscriber = new RedisMessageListenerContainer();
+		RedisMessageListenerContainer subscriber = new RecoveringContainer();
 		subscriber.setConnectionFactory(this.redis.getRequiredConnectionFactory());
 		// The listener only signals a condition: run it on the subscription's own thread
 		// rather than a new thread per message.
@@ -234,6 +236,26 @@ public final class ReleaseSubscription implements ReleaseMessages, MessageListen
 		if (stopping.isAlive()) {
 			logger.warn("The lock release subscription did not stop within " + CLOSE_WAIT_MILLIS + " ms; leaving it");
 		}
+	}
+
+	/**
+	 * A container that makes a subscription again when it broke with its connection (a
+	 * reset, a closed channel) while being made, as it does when it could not connect at
+	 * all: Spring Data Redis gives up on the former for good, and the registry's waiters
+	 * would never be woken by a release message again (a primary that dies while the
+	 * subscription is made does that). Other failures, such as a refused right, are left
+	 * as they are: retrying would not help.
+	 */
+	private static final class RecoveringContainer extends RedisMessageListenerContainer {
+
+		@Override
+		protected void handleSubscriptionException(CompletableFuture<Void> future, BackOffExecution backOffExecution,
+				Throwable ex) {
+			super.handleSubscriptionException(future, backOffExecution,
+					(!(ex instanceof RedisConnectionFailureException) && RedisCall.isUnreachable(ex))
+							? new RedisConnectionFailureException("Subscription broke with its connection", ex) : ex);
+		}
+
 	}
 
 }

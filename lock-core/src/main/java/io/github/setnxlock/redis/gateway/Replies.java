@@ -16,44 +16,63 @@
 package io.github.setnxlock.redis.gateway;
 
 import java.util.List;
-import java.util.function.ToLongFunction;
 
 import io.github.setnxlock.LockAccessException;
 
 /**
- * Reads the scripts' answers, and names what they found wrong: every reply type decodes
- * through these, so a malformed answer is one clear {@link LockAccessException} that
- * names the lock, whatever the script.
+ * Reads the scripts' answers, and names what they found wrong: every protocol reads its
+ * answers through these, so a malformed answer is one clear {@link LockAccessException}
+ * that names the lock, whatever the script. Internal API.
  *
  * @author setnx-lock authors
  */
-final class Replies {
+public final class Replies {
 
 	private Replies() {
 	}
 
 	/**
-	 * Decode a script's single status code into one of the reply's constants.
+	 * Read a script's answer that is one status code.
+	 * @param key the lock, named in errors
+	 * @param answer the answer
+	 * @param codes the codes the script gives
+	 * @return the code
+	 * @throws LockAccessException if the answer is not one of the codes
 	 */
-	static <E> E codeOf(LockKey key, Object answer, E[] replies, ToLongFunction<E> code) {
+	public static long code(LockKey key, Object answer, long... codes) {
 		if (answer instanceof Long number) {
-			for (E reply : replies) {
-				if (code.applyAsLong(reply) == number) {
-					return reply;
+			for (long code : codes) {
+				if (code == number) {
+					return code;
 				}
 			}
 		}
 		throw unexpected(key, answer);
 	}
 
-	static List<?> list(LockKey key, Object reply) {
+	/**
+	 * Read a script's answer that is a list.
+	 * @param key the lock, named in errors
+	 * @param reply the answer
+	 * @return the list, not empty
+	 * @throws LockAccessException if the answer is not a list, or an empty one
+	 */
+	public static List<?> list(LockKey key, Object reply) {
 		if (!(reply instanceof List<?> list) || list.isEmpty()) {
 			throw unexpected(key, reply);
 		}
 		return list;
 	}
 
-	static long longAt(LockKey key, List<?> reply, int index) {
+	/**
+	 * Read a whole number at a place of a list answer.
+	 * @param key the lock, named in errors
+	 * @param reply the answer
+	 * @param index the place
+	 * @return the number
+	 * @throws LockAccessException if there is no number there
+	 */
+	public static long longAt(LockKey key, List<?> reply, int index) {
 		Object element = (index < reply.size()) ? reply.get(index) : null;
 		if (element instanceof Long number) {
 			return number;
@@ -69,7 +88,15 @@ final class Replies {
 		throw unexpected(key, reply);
 	}
 
-	static String stringAt(LockKey key, List<?> reply, int index) {
+	/**
+	 * Read a string at a place of a list answer.
+	 * @param key the lock, named in errors
+	 * @param reply the answer
+	 * @param index the place
+	 * @return the string
+	 * @throws LockAccessException if there is no string there
+	 */
+	public static String stringAt(LockKey key, List<?> reply, int index) {
 		Object element = (index < reply.size()) ? reply.get(index) : null;
 		if (element instanceof String text) {
 			return text;
@@ -80,20 +107,38 @@ final class Replies {
 		throw unexpected(key, reply);
 	}
 
-	static LockAccessException wrongType(LockKey key, String type) {
+	/**
+	 * Say that a lock key holds another type of Redis value than a string.
+	 * @param key the lock
+	 * @param type the type found
+	 * @return the error
+	 */
+	public static LockAccessException wrongType(LockKey key, String type) {
 		return new LockAccessException(key.key(), "Redis key '" + key.redisKey() + "' of lock '" + key.key()
 				+ "' holds a Redis " + type
 				+ ", not a string, so it is not a lock: delete or rename that key, or choose another key prefix", null);
 	}
 
-	static LockAccessException notTimestamp(LockKey key, String value) {
+	/**
+	 * Say that a lock key of the timestamp protocol holds no timestamp.
+	 * @param key the lock
+	 * @param value the value found
+	 * @return the error
+	 */
+	public static LockAccessException notTimestamp(LockKey key, String value) {
 		return new LockAccessException(key.key(), "Redis key '" + key.redisKey() + "' of lock '" + key.key()
 				+ "' holds '" + value
 				+ "', which is not a Unix timestamp: a client that does not follow the timestamp protocol wrote it;"
 				+ " the lock is left alone until that key is deleted or expires", null);
 	}
 
-	static LockAccessException notFenceCounter(LockKey key, String held) {
+	/**
+	 * Say that a fencing counter key holds no counter.
+	 * @param key the lock
+	 * @param held what it holds, as the script read it
+	 * @return the error
+	 */
+	public static LockAccessException notFenceCounter(LockKey key, String held) {
 		return new LockAccessException(key.key(),
 				"Fencing counter key '" + key.fenceKey() + "' of lock '" + key.key() + "' holds " + held
 						+ ", not a fencing counter that a next token can follow (tokens are whole numbers below 2^53):"
@@ -102,7 +147,13 @@ final class Replies {
 				null);
 	}
 
-	static LockAccessException unexpected(LockKey key, Object reply) {
+	/**
+	 * Say that a script answered what it never answers.
+	 * @param key the lock
+	 * @param reply the answer
+	 * @return the error
+	 */
+	public static LockAccessException unexpected(LockKey key, Object reply) {
 		return new LockAccessException(key.key(), "Unexpected reply from Redis for lock '" + key.key()
 				+ "' (Redis key '" + key.redisKey() + "'): " + reply, null);
 	}

@@ -58,19 +58,19 @@ interface ScriptCalls {
 			List<String> args);
 
 	/**
-	 * Run the token protocol's release ({@code token-release.lua}): delete the lock key
-	 * while it still holds the owner token, and announce the release on the channel.
-	 * Calls that can send the server's own compare-and-delete command do so where the
-	 * server has one (see {@link LettuceScriptCalls}).
+	 * Delete the lock key while it holds the value, with the script (its key the lock
+	 * key, its arguments the value and the channel). Calls that can send the server's own
+	 * compare-and-delete command do so first where the server has one (see
+	 * {@link LettuceScriptCalls}).
 	 * @param key the lock
-	 * @param ownerToken the token the key must hold
+	 * @param value the value the key must hold
 	 * @param channel the release channel
-	 * @return {@code 1L} when deleted, {@code 0L} when the key did not hold the token, to
+	 * @param script the script
+	 * @return {@code 1L} when the server's command deleted, else the script's answer, to
 	 * come
 	 */
-	default CompletableFuture<Object> releaseToken(LockKey key, String ownerToken, String channel) {
-		return run(key, "release", LockScripts.TOKEN_RELEASE.redisScript(), List.of(key.redisKey()),
-				List.of(ownerToken, channel));
+	default CompletableFuture<Object> deleteIfEquals(LockKey key, String value, String channel, RedisScript<?> script) {
+		return run(key, "release", script, List.of(key.redisKey()), List.of(value, channel));
 	}
 
 	/**
@@ -91,15 +91,13 @@ interface ScriptCalls {
 	CompletableFuture<String> get(LockKey key);
 
 	/**
-	 * Return the calls for a template, chosen on the first call (so that creating a
-	 * registry needs nothing from the template yet): Lettuce's asynchronous API where the
-	 * template's factory allows it, the runner's threads otherwise.
-	 * @param redis the template
-	 * @param runner the threads for clients that block
-	 * @return the calls
+	 * Open the connection the calls go out on, on the calling thread, so that the first
+	 * call finds it open: where the calls keep one of their own (Lettuce's shared
+	 * connection); others connect with their first command.
+	 * @return whether a connection is open now
 	 */
-	static ScriptCalls of(StringRedisTemplate redis, CommandRunner runner) {
-		return new ChosenScriptCalls(redis, runner);
+	default boolean connect() {
+		return false;
 	}
 
 	/**

@@ -25,10 +25,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.redis.engine.EngineStats;
+import io.github.setnxlock.redis.engine.HolderIdentity;
 import io.github.setnxlock.redis.engine.LockEngine;
-import io.github.setnxlock.redis.gateway.ForceReleaseReply;
 import io.github.setnxlock.redis.gateway.LockKey;
-import io.github.setnxlock.redis.gateway.LockScripts;
+import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
 /**
@@ -44,6 +44,9 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
  * @author setnx-lock authors
  */
 public final class LockOperations {
+
+	/** The operator's scripts, which a registry loads when it starts. */
+	public static final List<LockScript> SCRIPTS = List.of(ForceReleaseReply.SCRIPT);
 
 	private static final Log logger = LogFactory.getLog(LockOperations.class);
 
@@ -167,6 +170,28 @@ public final class LockOperations {
 	}
 
 	/**
+	 * Return the prefix of the lock keys in Redis.
+	 * @return the prefix, possibly empty
+	 */
+	public String keyPrefix() {
+		return this.keyPrefix;
+	}
+
+	/**
+	 * Return the locks held in Redis under the registry's key prefix by any instance of
+	 * any application, each as {@link #inspect(String)} reads it (who holds it, the lease
+	 * left, whether this JVM holds it). The keys come from {@code SCAN} on every primary
+	 * (every node under Redlock); without a key prefix nothing is listed. It costs a scan
+	 * and a read per lock: for operators, not for the lock path.
+	 * @param limit the most locks to return
+	 * @return the locks, by key, and whether that is all of them
+	 */
+	public RedisLocks heldInRedis(int limit) {
+		List<RedisGateway> gateways = (this.redlock != null) ? this.redlock.gateways() : List.of(this.gateway);
+		return new RedisLockListing(gateways, this.keyPrefix, this::inspect).list(limit);
+	}
+
+	/**
 	 * Read what Redis holds for a lock now. An owner token is never shown: under the
 	 * token protocol the value is left out.
 	 * @param key the lock's key, without the registry's prefix
@@ -176,13 +201,23 @@ public final class LockOperations {
 	public LockState inspect(String key) {
 		LockKey lock = LockKey.of(this.keyPrefix, LockKey.checkKey(key));
 		RedlockOperations.Reading reading = (this.redlock != null) ? this.redlock.read(lock) : RedlockOperations.Reading
-			.ofOne(LockEngine.awaitUninterrupted(this.gateway.read(lock, this.timestamps)));
+			.ofOne(LockEngine.awaitUninterrupted(this.gateway.read(lock, true, this.timestamps)));
 		boolean heldHere = this.engine != null && this.engine.holds()
 			.stream()
 			.anyMatch((hold) -> hold.key().equals(key) && !hold.isLost(System.nanoTime()));
 		RedisGateway.KeyReading read = reading.key();
-		return new LockState(key, lock.redisKey(), this.protocol, !"none".equals(read.type()), read.type(),
-				read.ttlMillis(), read.value(), heldHere, reading.nodes());
+		boolean held = !"none".equals(read.type());
+		return new LockState(key, lock.redisKey(), this.protocol, held, read.type(), read.ttlMillis(),
+				this.timestamps ? read.value() : null, heldHere, reading.nodes(), held ? holder(read) : null);
+	}
+
+	/**
+	 * Return who holds a lock, as its owner token names it: the token is the key's value,
+	 * or under the timestamp protocol the first word of the owner key, when that names
+	 * the same value (else the owner key is another acquisition's, or stale).
+	 */
+	private String holder(RedisGateway.KeyReading read) {
+		return HolderIdentity.of(this.timestamps ? read.ownerToken() : read.value());
 	}
 
 	/**
@@ -204,8 +239,11 @@ public final class LockOperations {
 				: List.of(lock.redisKey(), lock.fenceKey());
 		List<String> args = List.of(Long.toString(this.fenceRetention.toMillis()), this.releaseChannel);
 		ForceReleaseReply reply = (this.redlock != null)
-				? this.redlock.forceRelease(lock, (node) -> node.run(LockScripts.FORCE_RELEASE, lock, keys, args))
-				: LockEngine.awaitUninterrupted(this.gateway.run(LockScripts.FORCE_RELEASE, lock, keys, args));
+				? this.redlock.forceRelease(lock,
+						(node) -> node.run(ForceReleaseReply.SCRIPT, lock, keys, args)
+							.thenApply((answer) -> ForceReleaseReply.decode(lock, answer)))
+				: ForceReleaseReply.decode(lock,
+						LockEngine.awaitUninterrupted(this.gateway.run(ForceReleaseReply.SCRIPT, lock, keys, args)));
 		if (this.engine != null) {
 			this.engine.forceReleased(lock);
 		}

@@ -31,9 +31,12 @@ package io.github.setnxlock.redis.operator;
  * @param nodes on how many Redis masters the lock key was found: 0 or 1 on a single
  * Redis; under Redlock, the nodes holding the majority's owner token (0 when no owner
  * holds a majority)
+ * @param holder who holds the lock, as its owner token names it
+ * ({@code [application@]host/pid/thread}), or {@code null} when it names none: a registry
+ * told not to name its holders, another client of the key, no lock
  * @author setnx-lock authors
  */
 public record LockState(String key, String redisKey, String protocol, boolean held, String type, long ttlMillis,
-		String timestamp, boolean heldHere, int nodes) {
+		String timestamp, boolean heldHere, int nodes, String holder) {
 
 }

@@ -33,7 +33,6 @@ import org.springframework.dao.DataAccessResourceFailureException;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.engine.LockEngine;
-import io.github.setnxlock.redis.gateway.ForceReleaseReply;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;
@@ -70,6 +69,10 @@ final class RedlockOperations {
 		this.names = names;
 		this.gateways = gateways;
 		this.quorum = gateways.size() / 2 + 1;
+	}
+
+	List<RedisGateway> gateways() {
+		return this.gateways;
 	}
 
 	/**
@@ -132,10 +135,10 @@ final class RedlockOperations {
 					.mapToLong(RedisGateway.KeyReading::ttlMillis)
 					.min()
 					.orElse(-2);
-				return new Reading(new RedisGateway.KeyReading("string", ttl, null), owner.getValue());
+				return new Reading(new RedisGateway.KeyReading("string", ttl, owner.getKey(), null), owner.getValue());
 			}
 		}
-		return new Reading(new RedisGateway.KeyReading("none", -2, null), 0);
+		return new Reading(new RedisGateway.KeyReading("none", -2, null, null), 0);
 	}
 
 	/**

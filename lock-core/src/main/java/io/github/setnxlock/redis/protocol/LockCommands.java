@@ -115,6 +115,16 @@ public interface LockCommands {
 	CompletableFuture<Boolean> isLocked(LockKey key);
 
 	/**
+	 * Read the owner token that holds the lock now, without a waiter's mark, for messages
+	 * that say who took a lock: under the timestamp protocol the owner key's, when it
+	 * names the lock key's value.
+	 * @param key the lock's keys
+	 * @return the token, or {@code null} when there is no key or no token of this
+	 * library's, to come
+	 */
+	CompletableFuture<String> ownerToken(LockKey key);
+
+	/**
 	 * Whether a waiter marks the key it waits for, so that its holder can learn that
 	 * another registry waits ({@link #waiterMarked}): under the token protocol. Clients
 	 * of the documented timestamp pattern leave no mark.

@@ -34,8 +34,18 @@ public enum ReleaseResult {
 	 */
 	RELEASED_AND_ANNOUNCED,
 
-	/** The key was gone or held by someone else; nothing was deleted. */
+	/** The key was held by someone else; nothing was deleted. */
 	NOT_OURS,
+
+	/**
+	 * Nothing of ours was left to release, and nothing shows that another client took the
+	 * key from us: there was no key, or the client may have sent this release again after
+	 * a reconnect, which would find the key its first run deleted (and perhaps another
+	 * client's key since). Not a loss by itself: a release that found no key is a loss
+	 * only where the holder knows so otherwise (its deadline passed, a renewal was
+	 * answered "not ours").
+	 */
+	GONE,
 
 	/**
 	 * Our timestamp had expired, so the key was left alone: by the documented rule
@@ -44,11 +54,13 @@ public enum ReleaseResult {
 	EXPIRED;
 
 	/**
-	 * Return whether the key was ours and the release went through.
-	 * @return {@code true} for {@link #RELEASED} and {@link #RELEASED_AND_ANNOUNCED}
+	 * Return whether the release leaves nothing of ours in Redis and found no sign of a
+	 * loss.
+	 * @return {@code true} for {@link #RELEASED}, {@link #RELEASED_AND_ANNOUNCED} and
+	 * {@link #GONE}
 	 */
 	public boolean released() {
-		return this == RELEASED || this == RELEASED_AND_ANNOUNCED;
+		return this == RELEASED || this == RELEASED_AND_ANNOUNCED || this == GONE;
 	}
 
 }

@@ -47,8 +47,8 @@ public final class ReplicationGuard implements LockCommands {
 
 	/**
 	 * Guard a protocol.
-	 * @param protocol the protocol: {@link TokenLockCommands} or
-	 * {@link TimestampLockCommands}
+	 * @param protocol the protocol: a {@link ScriptProtocol}, the token or the timestamp
+	 * protocol
 	 * @param replicas how many replicas must acknowledge
 	 * @param timeout how long they have
 	 */
@@ -105,7 +105,7 @@ public final class ReplicationGuard implements LockCommands {
 	 */
 	@Override
 	public CompletableFuture<OptionalLong> fencingToken(LockKey key, Lease lease) {
-		ScriptCall<?, OptionalLong> draw = this.protocol.fenceCall(key, lease);
+		ScriptCall<OptionalLong> draw = this.protocol.fenceCall(key, lease);
 		if (draw == null) {
 			return this.protocol.fencingToken(key, lease);
 		}
@@ -148,6 +148,11 @@ public final class ReplicationGuard implements LockCommands {
 	@Override
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
 		return this.protocol.isLocked(key);
+	}
+
+	@Override
+	public CompletableFuture<String> ownerToken(LockKey key) {
+		return this.protocol.ownerToken(key);
 	}
 
 	@Override

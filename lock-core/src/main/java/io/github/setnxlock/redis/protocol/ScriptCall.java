@@ -26,21 +26,27 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
 /**
  * One script call as a protocol prepares it: the script, its keys and arguments, and how
  * its answer reads to the engine. Prepared apart from sending, so that the
- * {@link ReplicationGuard} can send the same call with a {@code WAIT} behind it.
+ * {@link ReplicationGuard} can send the same call with a {@code WAIT} behind it. Internal
+ * API.
  *
- * @param <R> the type of the script's answer
  * @param <T> what the answer reads as: an {@link Attempt}, a fencing token
  * @param key the lock
  * @param script the script
  * @param keys its keys
  * @param args its arguments
- * @param answer how its answer reads
+ * @param answer how its answer, as the gateway hands it back, reads; throws a
+ * {@link io.github.setnxlock.LockAccessException} for an answer the script never gives
  * @author setnx-lock authors
  */
-record ScriptCall<R, T>(LockKey key, LockScript<R> script, List<String> keys, List<String> args,
-		Function<R, T> answer) {
+public record ScriptCall<T>(LockKey key, LockScript script, List<String> keys, List<String> args,
+		Function<Object, T> answer) {
 
-	CompletableFuture<T> send(RedisGateway gateway) {
+	/**
+	 * Send the call.
+	 * @param gateway the way into Redis
+	 * @return what the answer reads as, to come
+	 */
+	public CompletableFuture<T> send(RedisGateway gateway) {
 		return gateway.run(this.script, this.key, this.keys, this.args).thenApply(this.answer);
 	}
 

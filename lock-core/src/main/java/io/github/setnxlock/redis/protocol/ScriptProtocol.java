@@ -20,34 +20,72 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 
 /**
  * A protocol whose Redis calls are scripts the {@link ReplicationGuard} can send with a
  * {@code WAIT} behind them: the acquisition (as one script), and the fencing draw where
- * it is a call of its own.
+ * it is a call of its own. Internal API.
  *
  * @author setnx-lock authors
  */
-abstract sealed class ScriptProtocol implements LockCommands permits TokenLockCommands, TimestampLockCommands {
+public abstract class ScriptProtocol implements LockCommands {
 
-	final RedisGateway gateway;
+	/**
+	 * The reads every lock script starts with, for {@link LockScript#of}.
+	 */
+	public static final String READ = "/io/github/setnxlock/redis/protocol/read.lua";
 
-	ScriptProtocol(RedisGateway gateway) {
+	/**
+	 * The fencing counter's next token, for the scripts that draw one.
+	 */
+	public static final String FENCE = "/io/github/setnxlock/redis/protocol/fence.lua";
+
+	/** The way into Redis. */
+	protected final RedisGateway gateway;
+
+	/**
+	 * Create a protocol on a gateway.
+	 * @param gateway the way into Redis
+	 */
+	protected ScriptProtocol(RedisGateway gateway) {
 		this.gateway = gateway;
 	}
 
 	/**
 	 * Prepare an acquisition as one script.
+	 * @param key the lock's keys
+	 * @param ownerToken the random token of this acquisition
+	 * @param lease how long the hold lasts
+	 * @param waits whether the caller waits for the holder's release
+	 * @return the call
 	 */
-	abstract ScriptCall<?, Attempt> acquireCall(LockKey key, String ownerToken, Duration lease, boolean waits);
+	protected abstract ScriptCall<Attempt> acquireCall(LockKey key, String ownerToken, Duration lease, boolean waits);
 
 	/**
 	 * Prepare the draw of a hold's fencing token, or return {@code null} when the
 	 * acquisition drew it.
+	 * @param key the lock's keys
+	 * @param lease the hold's current lease
+	 * @return the call, or {@code null}
 	 */
-	ScriptCall<?, OptionalLong> fenceCall(LockKey key, Lease lease) {
+	protected ScriptCall<OptionalLong> fenceCall(LockKey key, Lease lease) {
 		return null;
+	}
+
+	/**
+	 * Return what a release that found another value in the key means: a loss, unless the
+	 * client opened a connection since the release was sent. Lettuce sends a command
+	 * again on the new connection when the old one broke before its answer came, and the
+	 * second run finds the key the first run deleted, and perhaps another client's key
+	 * taken since: then nothing shows a loss.
+	 * @param connectionsBefore {@link RedisGateway#connectionsOpened()} before the
+	 * release was sent
+	 * @return {@link ReleaseResult#NOT_OURS} or {@link ReleaseResult#GONE}
+	 */
+	protected ReleaseResult notOursSince(long connectionsBefore) {
+		return (this.gateway.connectionsOpened() == connectionsBefore) ? ReleaseResult.NOT_OURS : ReleaseResult.GONE;
 	}
 
 	@Override
@@ -57,7 +95,7 @@ abstract sealed class ScriptProtocol implements LockCommands permits TokenLockCo
 
 	@Override
 	public CompletableFuture<OptionalLong> fencingToken(LockKey key, Lease lease) {
-		ScriptCall<?, OptionalLong> draw = fenceCall(key, lease);
+		ScriptCall<OptionalLong> draw = fenceCall(key, lease);
 		return (draw != null) ? draw.send(this.gateway)
 				: CompletableFuture.completedFuture(OptionalLong.of(lease.fencingToken()));
 	}

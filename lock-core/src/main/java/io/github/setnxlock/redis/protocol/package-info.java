@@ -15,9 +15,11 @@
  */
 
 /**
- * The two lock protocols, token and timestamp, and the replication guard around either:
- * what each step of the cycle (acquire, renew, release, undo) sends through the gateway
- * and what its answer means. Stateless; depends on the gateway only.
+ * What a lock protocol is to the engine: {@code LockCommands}, the values its calls hand
+ * back ({@code Lease}, {@code Attempt}, {@code ReleaseResult}, {@code RenewalResult}),
+ * the base of the protocols whose calls are scripts ({@code ScriptProtocol}), the
+ * replication guard around either of them, and the Lua the scripts of every protocol
+ * start with. Depends on the gateway only.
  * <p>
  * Internal: no compatibility promise. Applications use {@code io.github.setnxlock} and
  * {@code io.github.setnxlock.redis}.

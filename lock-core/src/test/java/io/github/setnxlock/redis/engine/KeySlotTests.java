@@ -24,9 +24,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.github.setnxlock.LeaseLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -34,10 +36,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The slot of a key in one JVM: threads get it in the order they came, a thread whose
- * wait ends leaves the line without breaking it, and no two threads ever own it at once,
- * while each handoff wakes only the thread it concerns. The slot is local to the JVM, so
- * these tests need no Redis.
+ * The slot of a key in one JVM: owners get it in the order they came, one whose wait ends
+ * leaves the line without breaking it, and no two ever own it at once. Each thread here
+ * waits on its claim as the thread-bound view waits on its acquisition. The slot is local
+ * to the JVM, so these tests need no Redis.
  *
  * @author setnx-lock authors
  */
@@ -45,29 +47,44 @@ class KeySlotTests {
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
+	private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+
 	@AfterEach
 	void stop() throws InterruptedException {
 		this.threads.shutdownNow();
+		this.timer.shutdownNow();
 		assertThat(this.threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	/**
+	 * Claim the slot and wait for the claim on this thread.
+	 */
+	private boolean claim(KeyState state, Object owner, long waitNanos) throws Exception {
+		long start = System.nanoTime();
+		long deadline = (waitNanos == LeaseLimits.NO_LIMIT_NANOS) ? Waits.NO_DEADLINE : start + waitNanos;
+		return state.slot
+			.claimAsync(owner, deadline, false,
+					(task, at) -> this.timer.schedule(task, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS))
+			.get();
 	}
 
 	@Test
 	void waitersTakeTheSlotInTheOrderTheyCameAndOneWhoseWaitEndsLeavesTheLine() throws Exception {
 		KeyState state = new KeyStates().retain("lock:line");
-		assertThat(state.claimSlot(Thread.currentThread(), System.nanoTime(), 0, true, false)).isTrue();
+		assertThat(claim(state, Thread.currentThread(), 0)).isTrue();
 		List<Integer> order = new CopyOnWriteArrayList<>();
 		List<Future<Boolean>> waiters = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
 			int number = i;
 			// The third waits only briefly, and leaves the line while the others wait.
-			long waitNanos = (number == 2) ? TimeUnit.MILLISECONDS.toNanos(200) : AcquireLoop.FOREVER;
+			long waitNanos = (number == 2) ? TimeUnit.MILLISECONDS.toNanos(200) : LeaseLimits.NO_LIMIT_NANOS;
 			waiters.add(this.threads.submit(() -> {
 				Thread self = Thread.currentThread();
-				if (!state.claimSlot(self, System.nanoTime(), waitNanos, true, false)) {
+				if (!claim(state, self, waitNanos)) {
 					return false;
 				}
 				order.add(number);
-				state.released(self, KeyState.NO_HANDOFF);
+				state.released(self, KeyState.NOT_ANNOUNCED);
 				return true;
 			}));
 			// In line once counted (the third may have left already).
@@ -76,7 +93,7 @@ class KeySlotTests {
 		}
 		assertThat(waiters.get(2).get(10, TimeUnit.SECONDS)).isFalse();
 		assertThat(state.slotWaiters()).isEqualTo(5);
-		state.released(Thread.currentThread(), KeyState.NO_HANDOFF);
+		state.released(Thread.currentThread(), KeyState.NOT_ANNOUNCED);
 		for (Future<Boolean> waiter : waiters) {
 			waiter.get(10, TimeUnit.SECONDS);
 		}
@@ -102,9 +119,9 @@ class KeySlotTests {
 				Thread self = Thread.currentThread();
 				for (int i = 0; i < rounds; i++) {
 					// Half wait without a limit, the others for 0 to 200 µs.
-					long waitNanos = random.nextBoolean() ? AcquireLoop.FOREVER
+					long waitNanos = random.nextBoolean() ? LeaseLimits.NO_LIMIT_NANOS
 							: TimeUnit.MICROSECONDS.toNanos(random.nextInt(200));
-					if (state.claimSlot(self, System.nanoTime(), waitNanos, true, false)) {
+					if (claim(state, self, waitNanos)) {
 						if (owners.incrementAndGet() != 1) {
 							overlaps.incrementAndGet();
 						}
@@ -113,11 +130,11 @@ class KeySlotTests {
 						}
 						owners.decrementAndGet();
 						taken.incrementAndGet();
-						state.released(self, KeyState.NO_HANDOFF);
+						state.released(self, KeyState.NOT_ANNOUNCED);
 					}
 					else {
 						givenUp.incrementAndGet();
-						if (waitNanos == AcquireLoop.FOREVER) {
+						if (waitNanos == LeaseLimits.NO_LIMIT_NANOS) {
 							refusedWithoutLimit.incrementAndGet();
 						}
 					}

@@ -55,14 +55,15 @@ class LockScriptsRuntimeHintsTests {
 			.stream(new PathMatchingResourcePatternResolver().getResources("classpath*:" + ROOT + "**/*.lua"))
 			.map(LockScriptsRuntimeHintsTests::classpathLocation)
 			.toList();
-		assertThat(scripts).contains(ROOT + "redis/gateway/token-acquire.lua", ROOT + "redis/gateway/read.lua");
+		assertThat(scripts).contains(ROOT + "redis/token/token-acquire.lua", ROOT + "redis/protocol/read.lua",
+				ROOT + "redis/gateway/native-release-check.lua");
 		assertThat(scripts).allSatisfy(
 				(script) -> assertThat(RuntimeHintsPredicates.resource().forResource(script)).accepts(this.hints));
 	}
 
 	@Test
 	void aFileThatIsNotAScriptIsNotRegistered() {
-		assertThat(RuntimeHintsPredicates.resource().forResource(ROOT + "redis/gateway/LockScripts.class"))
+		assertThat(RuntimeHintsPredicates.resource().forResource(ROOT + "redis/gateway/LockScript.class"))
 			.rejects(this.hints);
 	}
 

@@ -20,6 +20,7 @@ import java.util.List;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.redis.SetnxLockRegistry;
+import io.github.setnxlock.redis.token.TokenLockCommands;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServerExtension;
 import io.lettuce.core.ClientOptions;
@@ -97,7 +98,7 @@ class ScriptCallsTests {
 	@Test
 	void aTemplateWithoutAFactoryYetIsChosenForOnItsFirstCall() {
 		StringRedisTemplate template = new StringRedisTemplate();
-		assertThat(ScriptCalls.of(template, this.runner)).isNotNull();
+		assertThat(new ChosenScriptCalls(template, this.runner)).isNotNull();
 		assertThat(ScriptCalls.choose(template, this.runner)).isNotInstanceOf(LettuceScriptCalls.class);
 		template.setConnectionFactory(lettuce(LettuceClientConfiguration.builder().build(), true));
 		assertThat(ScriptCalls.choose(template, this.runner)).isInstanceOf(LettuceScriptCalls.class);
@@ -143,7 +144,7 @@ class ScriptCallsTests {
 			RedisConnections.destroy(factory);
 		}
 		assertThat(errorReplies()).isEqualTo(errorsBefore);
-		assertThat(redis.server().execute("SCRIPT", "EXISTS", LockScripts.TOKEN_RELEASE.sha1())).isEqualTo(List.of(1L));
+		assertThat(redis.server().execute("SCRIPT", "EXISTS", TokenLockCommands.RELEASE.sha1())).isEqualTo(List.of(1L));
 	}
 
 	/**

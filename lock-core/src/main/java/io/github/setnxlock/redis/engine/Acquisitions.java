@@ -1,0 +1,215 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+
+import io.github.setnxlock.LeaseLimits;
+import io.github.setnxlock.LockListener.Acquisition.Result;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.protocol.Attempt;
+
+/**
+ * The engine's one way to acquire: every acquisition, whether a thread waits for it or a
+ * future does, runs the same steps ({@link PendingAcquisition}); only the wait for their
+ * outcome differs. The thread-bound view parks its thread on the outcome
+ * ({@link #acquire}), and an interrupt cancels it; the thread then makes the hold and
+ * tells the listeners itself. The asynchronous view hands the caller a future of the hold
+ * ({@link #acquireAsync}), completed on a callback thread; cancelling it cancels the
+ * outcome. Whoever cancels the outcome tells the listeners the acquisition was
+ * interrupted.
+ *
+ * @author setnx-lock authors
+ */
+final class Acquisitions {
+
+	private final EngineSettings settings;
+
+	final KeyStates states;
+
+	final OwnerTokens ownerTokens;
+
+	final AcquireLoop acquireLoop;
+
+	final LeaseRenewer renewer;
+
+	final HoldObservations observations;
+
+	private final AsyncHolds asyncHolds;
+
+	/** The acquisitions under way, to fail when the engine closes. */
+	private final Set<PendingAcquisition> pending = ConcurrentHashMap.newKeySet();
+
+	Acquisitions(EngineSettings settings, KeyStates states, OwnerTokens ownerTokens, AcquireLoop acquireLoop,
+			LeaseRenewer renewer, HoldObservations observations, AsyncHolds asyncHolds) {
+		this.settings = settings;
+		this.states = states;
+		this.ownerTokens = ownerTokens;
+		this.acquireLoop = acquireLoop;
+		this.renewer = renewer;
+		this.observations = observations;
+		this.asyncHolds = asyncHolds;
+	}
+
+	/**
+	 * Acquire a lock for an owner, waiting on the calling thread, or take it again if the
+	 * owner holds it already.
+	 * @param key the lock
+	 * @param name its logical name
+	 * @param owner who holds it: a thread, for the thread-bound view
+	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
+	 * registry's, renewed while held when the registry renews
+	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
+	 * a time
+	 * @param interruptible whether an interrupt ends the wait; if not, it is kept
+	 * @param events the listeners, told on the calling thread
+	 * @return the hold, or {@code null} when the wait ended first
+	 * @throws InterruptedException if interruptible and interrupted
+	 * @throws LockLostException if the owner's hold was lost and not yet released
+	 */
+	Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos, boolean interruptible,
+			LockEvents events) throws InterruptedException {
+		if (interruptible && Thread.interrupted()) {
+			throw new InterruptedException("Interrupted before acquiring lock '" + key.key() + "'");
+		}
+		long startNanos = System.nanoTime();
+		KeyState state = this.states.retain(key.redisKey());
+		Hold held = state.holdOf(owner);
+		if (held != null) {
+			// The existing hold keeps its own reference to the state.
+			this.states.unretain(key.redisKey(), state);
+			if (held.isLost(System.nanoTime())) {
+				throw held.lostException("before this thread took it again; unlock() it to clear the hold");
+			}
+			held.enter();
+			return held;
+		}
+		PendingAcquisition acquisition = start(key, name, owner, state, explicitLease, startNanos, waitNanos);
+		Attempt attempt = null;
+		Throwable failure = null;
+		try {
+			attempt = interruptible ? acquisition.outcome.get() : acquisition.outcome.join();
+		}
+		catch (InterruptedException ex) {
+			if (acquisition.outcome.cancel(false)) {
+				acquisition.ended(Result.INTERRUPTED, false, events);
+				throw ex;
+			}
+			// Decided meanwhile: take the outcome, and keep the interrupt for the caller.
+			Thread.currentThread().interrupt();
+			try {
+				attempt = acquisition.outcome.join();
+			}
+			catch (CompletionException | CancellationException outcome) {
+				failure = unwrapped(outcome);
+			}
+		}
+		catch (ExecutionException | CompletionException ex) {
+			failure = unwrapped(ex);
+		}
+		return acquisition.take(attempt, failure, events);
+	}
+
+	/**
+	 * Acquire a lock for a new owner of its own, without a thread waiting: not reentrant.
+	 * @param key the lock
+	 * @param name its logical name
+	 * @param explicitLease the caller's lease, or {@code null} for the registry's
+	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
+	 * a time
+	 * @param events the listeners, told off the caller's thread
+	 * @return the hold, or {@code null} when the wait ended first, to come on a callback
+	 * thread; cancel it to give up
+	 */
+	CompletableFuture<Hold> acquireAsync(LockKey key, String name, Duration explicitLease, long waitNanos,
+			LockEvents events) {
+		long startNanos = System.nanoTime();
+		Object owner = new AsyncHolds.AsyncOwner(Thread.currentThread().getName());
+		KeyState state = this.states.retain(key.redisKey());
+		PendingAcquisition acquisition = start(key, name, owner, state, explicitLease, startNanos, waitNanos);
+		CompletableFuture<Hold> result = new CompletableFuture<>();
+		// The caller gives up: so does the acquisition, unless it was decided already.
+		result.whenComplete((hold, failure) -> {
+			if (result.isCancelled() && acquisition.outcome.cancel(false)) {
+				acquisition.ended(Result.INTERRUPTED, false, events);
+			}
+		});
+		acquisition.outcome.whenCompleteAsync((attempt, failure) -> {
+			if (acquisition.outcome.isCancelled()) {
+				return;
+			}
+			Hold hold = null;
+			Throwable cause = null;
+			try {
+				hold = acquisition.take(attempt, unwrapped(failure), events);
+			}
+			catch (RuntimeException | Error ex) {
+				cause = ex;
+			}
+			boolean taken = (cause != null) ? result.completeExceptionally(cause) : result.complete(hold);
+			if (!taken && hold != null) {
+				// Given up while it was being acquired: the caller never sees it.
+				this.asyncHolds.release(hold, null);
+			}
+		}, this.asyncHolds.callbacks);
+		return result;
+	}
+
+	/**
+	 * Start an acquisition's steps; the state is given back if they cannot start.
+	 */
+	private PendingAcquisition start(LockKey key, String name, Object owner, KeyState state, Duration explicitLease,
+			long startNanos, long waitNanos) {
+		try {
+			boolean renewed = explicitLease == null && this.settings.renewal();
+			PendingAcquisition acquisition = new PendingAcquisition(this, key, name, owner, state, renewed, startNanos);
+			this.pending.add(acquisition);
+			acquisition.outcome.whenComplete((attempt, failure) -> this.pending.remove(acquisition));
+			acquisition.start((explicitLease != null) ? explicitLease : this.settings.leaseTime(), waitNanos);
+			return acquisition;
+		}
+		catch (RuntimeException | Error ex) {
+			this.states.unretain(key.redisKey(), state);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Fail the acquisitions still under way: their steps need the timers and release
+	 * messages that closing stops.
+	 */
+	void close() {
+		for (PendingAcquisition acquisition : List.copyOf(this.pending)) {
+			acquisition.outcome.completeExceptionally(
+					new IllegalStateException("Lock registry was closed while this acquisition waited"));
+		}
+	}
+
+	static Throwable unwrapped(Throwable failure) {
+		return ((failure instanceof CompletionException || failure instanceof ExecutionException)
+				&& failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+}

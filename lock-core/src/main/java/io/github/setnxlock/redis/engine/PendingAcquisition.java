@@ -1,0 +1,238 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package io.github.setnxlock.redis.engine;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.micrometer.observation.Observation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.setnxlock.LeaseLimits;
+import io.github.setnxlock.LockListener;
+import io.github.setnxlock.LockListener.Acquisition.Result;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.protocol.Attempt;
+import io.github.setnxlock.redis.protocol.Lease;
+
+/**
+ * One acquisition under way, the same steps whoever waits for it: claim the key's slot
+ * ({@link Slot#claimAsync}: wait in line behind the owners of this JVM, holding no
+ * thread), then take the key the previous owner handed over, or ask Redis
+ * ({@link AsyncAcquisition}: attempts, release messages and back-off, as
+ * {@link AcquireLoop} rules). Their {@link #outcome} is the acquired attempt, or
+ * {@code null} when the wait ended first.
+ * <p>
+ * Cancelling the outcome gives the acquisition up: the claim leaves the line, or the
+ * attempt under way stops (an answer still coming is undone when it comes). Whoever takes
+ * the outcome ({@link #take}) makes the hold and tells the listeners, once; an outcome
+ * nobody took (cancelled, or failed when the registry closed) is given back: the key
+ * released in Redis if it was taken after all, and the slot freed.
+ *
+ * @author setnx-lock authors
+ */
+final class PendingAcquisition {
+
+	private static final Log logger = LogFactory.getLog(PendingAcquisition.class);
+
+	private final Acquisitions engine;
+
+	final LockKey key;
+
+	final String name;
+
+	final Object owner;
+
+	final KeyState state;
+
+	private final boolean renewed;
+
+	private final long startNanos;
+
+	private final Observation wait;
+
+	/** The acquired attempt, or {@code null} when the wait ended first. */
+	final CompletableFuture<Attempt> outcome = new CompletableFuture<>();
+
+	/** The steps in Redis, once the slot is granted. */
+	private final AtomicReference<AsyncAcquisition> inRedis = new AtomicReference<>();
+
+	/** When the key became the owner's: the attempt's sending, or the hand-off. */
+	private volatile long acquiredNanos;
+
+	PendingAcquisition(Acquisitions engine, LockKey key, String name, Object owner, KeyState state, boolean renewed,
+			long startNanos) {
+		this.engine = engine;
+		this.key = key;
+		this.name = name;
+		this.owner = owner;
+		this.state = state;
+		this.renewed = renewed;
+		this.startNanos = startNanos;
+		this.wait = engine.observations.startWait(key, name);
+	}
+
+	/**
+	 * Start the steps.
+	 * @param lease the lease to ask for
+	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
+	 * a time
+	 */
+	void start(Duration lease, long waitNanos) {
+		long deadline = (waitNanos == LeaseLimits.NO_LIMIT_NANOS) ? Waits.NO_DEADLINE : this.startNanos + waitNanos;
+		CompletableFuture<Boolean> claim = this.state.slot.claimAsync(this.owner, deadline, this.renewed,
+				this::schedule);
+		this.outcome.whenComplete((attempt, failure) -> {
+			if (this.outcome.isCancelled() && !this.state.slot.withdraw(this.owner)) {
+				AsyncAcquisition asking = this.inRedis.get();
+				if (asking != null) {
+					asking.outcome.cancel(false);
+				}
+			}
+		});
+		Thread asker = Thread.currentThread();
+		claim.thenCompose((granted) -> {
+			if (!granted) {
+				return CompletableFuture.<Attempt>completedFuture(null);
+			}
+			Lease handed = this.state.takeHandedLease();
+			if (handed != null && !handed.isExpired(System.nanoTime())) {
+				this.acquiredNanos = System.nanoTime();
+				return CompletableFuture.completedFuture(Attempt.acquired(handed));
+			}
+			// Woken too late to use a handed lease (its renewal stopped with the released
+			// hold): the key ends with that lease, and Redis decides.
+			AsyncAcquisition asking = new AsyncAcquisition(this.engine.acquireLoop, this.engine.renewer.scheduler,
+					this.key, this.state, this.engine.ownerTokens.next(asker), lease, this.startNanos, waitNanos);
+			this.inRedis.set(asking);
+			if (this.outcome.isDone()) {
+				asking.outcome.cancel(false);
+			}
+			return asking.start().thenApply((attempt) -> {
+				if (attempt != null) {
+					this.acquiredNanos = attempt.lease().sentNanos();
+				}
+				return attempt;
+			});
+		}).whenComplete((attempt, failure) -> {
+			Throwable cause = Acquisitions.unwrapped(failure);
+			boolean taken = (cause != null) ? this.outcome.completeExceptionally(cause)
+					: this.outcome.complete(attempt);
+			if (!taken) {
+				giveBack(attempt);
+			}
+		});
+	}
+
+	/**
+	 * Take the outcome: make the hold, or free the slot, and tell the listeners.
+	 * @param attempt the acquired attempt, or {@code null}
+	 * @param failure what the acquisition failed with, or {@code null}
+	 * @param events the listeners
+	 * @return the hold, or {@code null} when the wait ended first
+	 * @throws RuntimeException what the acquisition failed with
+	 */
+	Hold take(Attempt attempt, Throwable failure, LockEvents events) {
+		Hold hold = null;
+		Result result = Result.ERROR;
+		try {
+			if (attempt != null) {
+				hold = new Hold(this.owner, this.key, this.name, this.state, attempt.lease(), this.renewed,
+						this.acquiredNanos);
+				hold.observation = this.engine.observations.startHold(this.key, this.name);
+			}
+			this.state.acquired(this.owner, hold);
+			if (hold != null) {
+				this.engine.renewer.renew(hold);
+			}
+			else {
+				this.engine.states.unretain(this.key.redisKey(), this.state);
+			}
+			result = (hold != null) ? Result.ACQUIRED : (failure == null) ? Result.TIMEOUT
+					: (failure instanceof CancellationException) ? Result.INTERRUPTED : Result.ERROR;
+		}
+		finally {
+			ended(result, attempt != null && attempt.tookOver(), events);
+		}
+		if (failure instanceof UnreachableRedis unreachable) {
+			throw unreachable.forKey(this.key);
+		}
+		if (failure instanceof RuntimeException runtime) {
+			throw runtime;
+		}
+		if (failure instanceof Error error) {
+			throw error;
+		}
+		if (failure != null) {
+			throw new IllegalStateException(failure);
+		}
+		return hold;
+	}
+
+	/**
+	 * Tell the listeners and the observation how the acquisition ended.
+	 */
+	void ended(Result result, boolean tookOver, LockEvents events) {
+		HoldObservations.stop(this.wait, result.name().toLowerCase(Locale.ROOT));
+		events.acquisitionEnded(new LockListener.Acquisition(this.key.key(), this.name, result,
+				Duration.ofNanos(System.nanoTime() - this.startNanos), tookOver));
+	}
+
+	/**
+	 * Give back what an outcome nobody took brought: the key, released in Redis as it was
+	 * taken, and the slot.
+	 */
+	private void giveBack(Attempt attempt) {
+		try {
+			if (attempt != null) {
+				this.engine.acquireLoop.commands.release(this.key, attempt.lease())
+					.whenComplete((released, failure) -> {
+						if (failure != null && logger.isDebugEnabled()) {
+							logger.debug("Could not give back lock " + LockEvents.quoted(this.key.key(), this.name)
+									+ ", taken after its caller gave up; it ends with its lease", failure);
+						}
+					});
+			}
+		}
+		finally {
+			this.state.acquired(this.owner, null);
+			this.engine.states.unretain(this.key.redisKey(), this.state);
+		}
+	}
+
+	/**
+	 * Schedule a look at the slot's line; none once the engine is closed, whose close
+	 * fails the acquisition.
+	 */
+	private Future<?> schedule(Runnable look, long atNanos) {
+		try {
+			return this.engine.renewer.scheduler.schedule(look, Math.max(0, atNanos - System.nanoTime()),
+					TimeUnit.NANOSECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			return null;
+		}
+	}
+
+}

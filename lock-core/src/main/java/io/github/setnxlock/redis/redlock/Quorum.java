@@ -1,0 +1,357 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock.redis.redlock;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import io.github.setnxlock.redis.gateway.RedisCall;
+
+/**
+ * One call sent to every Redlock node at once, and the decision its answers lead to. The
+ * decision is taken as soon as the answers so far settle it, or when the node timeout
+ * (counted from the first answer, a failure included) ends, when a node that has not
+ * answered counts as failed; a call no node answers fails with each node's own client
+ * timeout. Nodes that lag behind ({@link LaggingNodes}) are not waited for once every
+ * other node has answered. The decision completes the call on the thread that brought the
+ * deciding answer (a client's event loop, or the timeout thread), so what waits for it
+ * must not block there, as for any answer of a single Redis. Answers that arrive after
+ * the decision are handed to a late handler, which undoes what they did where the
+ * decision needs it.
+ *
+ * @param <T> a node's answer
+ * @param <R> the decision
+ * @author setnx-lock authors
+ */
+final class Quorum<T, R> {
+
+	private static final Log logger = LogFactory.getLog(Quorum.class);
+
+	static final ScheduledThreadPoolExecutor timer = newTimer();
+
+	private final List<String> names;
+
+	private final long timeoutMillis;
+
+	private final Decision<T, R> decision;
+
+	private final LaggingNodes lagging;
+
+	/** The lagging nodes this call does not wait for, as a bit mask. */
+	private final long notWaitedFor;
+
+	private final Object[] answers;
+
+	private final Throwable[] failures;
+
+	private final boolean[] timedOut;
+
+	private final CompletableFuture<R> result = new CompletableFuture<>();
+
+	private boolean decided;
+
+	private R outcome;
+
+	private ScheduledFuture<?> deadline;
+
+	private boolean sent;
+
+	private boolean anyArrived;
+
+	private Quorum(List<String> names, long timeoutMillis, Decision<T, R> decision, LaggingNodes lagging) {
+		this.names = names;
+		this.timeoutMillis = timeoutMillis;
+		this.decision = decision;
+		this.lagging = lagging;
+		this.notWaitedFor = lagging.notWaitedFor();
+		this.answers = new Object[names.size()];
+		this.failures = new Throwable[names.size()];
+		this.timedOut = new boolean[names.size()];
+	}
+
+	/**
+	 * Send a call to every node at once and decide on the answers.
+	 * @param names the nodes' names, in node order
+	 * @param timeoutMillis how long a node has to answer
+	 * @param call sends the call to node {@code i}
+	 * @param decision decides on the answers
+	 * @return the decision, to come
+	 */
+	static <T, R> CompletableFuture<R> send(List<String> names, long timeoutMillis,
+			IntFunction<CompletableFuture<T>> call, Decision<T, R> decision) {
+		return open(names, timeoutMillis, call, decision, new LaggingNodes(names.size())).result;
+	}
+
+	/**
+	 * Send a call to every node at once and return the quorum that decides on it.
+	 * @param names the nodes' names, in node order
+	 * @param timeoutMillis how long a node has to answer
+	 * @param call sends the call to node {@code i}
+	 * @param decision decides on the answers
+	 * @param lagging the nodes that lag behind, which the call updates
+	 * @return the quorum, whose {@link #result()} is the decision to come
+	 */
+	static <T, R> Quorum<T, R> open(List<String> names, long timeoutMillis, IntFunction<CompletableFuture<T>> call,
+			Decision<T, R> decision, LaggingNodes lagging) {
+		Quorum<T, R> quorum = new Quorum<>(names, timeoutMillis, decision, lagging);
+		for (int i = 0; i < names.size(); i++) {
+			int node = i;
+			CompletableFuture<T> answer;
+			try {
+				answer = call.apply(node);
+			}
+			catch (RuntimeException ex) {
+				answer = CompletableFuture.failedFuture(ex);
+			}
+			answer.whenComplete((value, failure) -> quorum.arrived(node, value, failure));
+		}
+		synchronized (quorum) {
+			quorum.sent = true;
+			quorum.startTimeout();
+		}
+		return quorum;
+	}
+
+	/** Return the decision, to come. */
+	CompletableFuture<R> result() {
+		return this.result;
+	}
+
+	/**
+	 * Say which nodes an undecided call still waits for, and which failed, for the error
+	 * of a caller whose wait ended first.
+	 * @return the nodes, named
+	 */
+	synchronized String unanswered() {
+		StringBuilder waiting = new StringBuilder();
+		StringBuilder failed = new StringBuilder();
+		for (int i = 0; i < this.answers.length; i++) {
+			if (this.answers[i] == null && this.failures[i] == null) {
+				waiting.append((waiting.length() > 0) ? ", " : "").append(this.names.get(i));
+			}
+			else if (this.failures[i] != null) {
+				failed.append("; ").append(this.names.get(i)).append(' ').append(describe(i));
+			}
+		}
+		int quorum = this.answers.length / 2 + 1;
+		return "no answer yet from the Redis node(s) " + waiting + " (a majority is " + quorum + " of "
+				+ this.answers.length + ")" + failed;
+	}
+
+	private String describe(int node) {
+		return this.timedOut[node] ? this.failures[node].getMessage()
+				: "failed: " + RedisCall.describe(this.failures[node]);
+	}
+
+	private void arrived(int node, T answer, Throwable failure) {
+		Throwable cause = (failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null)
+				? failure.getCause() : failure;
+		if (cause == null) {
+			this.lagging.answered(node);
+		}
+		boolean late;
+		R decidedOutcome;
+		synchronized (this) {
+			late = this.decided;
+			decidedOutcome = this.outcome;
+			if (!late) {
+				this.answers[node] = answer;
+				this.failures[node] = cause;
+				this.timedOut[node] = false;
+				this.anyArrived = true;
+				startTimeout();
+				if (cause == null && answer == null) {
+					// A node's "nothing" (a GET of no key) is an answer, not a pending
+					// one.
+					this.answers[node] = Tally.NONE;
+				}
+			}
+		}
+		if (late) {
+			try {
+				this.decision.late(decidedOutcome, node, answer, cause);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not handle the late answer of Redis node " + this.names.get(node), ex);
+			}
+		}
+		else {
+			tryDecide();
+		}
+	}
+
+	/**
+	 * Start the node timeout once every call is sent and a first node has answered or
+	 * failed: it measures how far a node lags behind the others, so that connecting to
+	 * every node on first use, or a machine that is slow for all of them, does not count
+	 * against any, while nodes that refuse connections do not leave the call waiting for
+	 * the client's command timeout of frozen ones. Nodes that never answer, all of them,
+	 * fail with the client's own command timeout.
+	 */
+	private void startTimeout() {
+		if (this.sent && this.anyArrived && this.deadline == null && !this.decided) {
+			this.deadline = timer.schedule(this::timedOut, this.timeoutMillis, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	private void timedOut() {
+		synchronized (this) {
+			if (this.decided) {
+				return;
+			}
+			for (int i = 0; i < this.answers.length; i++) {
+				if (this.answers[i] == null && this.failures[i] == null) {
+					this.timedOut[i] = true;
+					this.failures[i] = new java.util.concurrent.TimeoutException(
+							"did not answer within " + this.timeoutMillis + " ms");
+					this.lagging.timedOut(i);
+				}
+			}
+		}
+		tryDecide();
+	}
+
+	private void tryDecide() {
+		R decidedOutcome;
+		RuntimeException error = null;
+		Tally<T> tally;
+		synchronized (this) {
+			if (this.decided) {
+				return;
+			}
+			tally = new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
+			try {
+				decidedOutcome = this.decision.decide(tally);
+				if (decidedOutcome == null && onlyLaggingPending()) {
+					tally = new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
+					decidedOutcome = this.decision.decide(tally);
+				}
+				if (decidedOutcome == null && tally.pending() == 0) {
+					throw new IllegalStateException("Undecided with every node's answer: " + tally);
+				}
+			}
+			catch (RuntimeException ex) {
+				decidedOutcome = null;
+				error = ex;
+			}
+			if (decidedOutcome == null && error == null) {
+				return;
+			}
+			this.decided = true;
+			this.outcome = decidedOutcome;
+			if (this.deadline != null) {
+				this.deadline.cancel(false);
+			}
+		}
+		try {
+			this.decision.settled(decidedOutcome, tally);
+		}
+		catch (RuntimeException ex) {
+			// A cleanup that could not be sent (a closed client) must not leave the
+			// caller waiting for ever.
+			logger.warn("Could not clean up after a call to the Redis nodes", ex);
+		}
+		finally {
+			if (error != null) {
+				this.result.completeExceptionally(error);
+			}
+			else {
+				this.result.complete(decidedOutcome);
+			}
+		}
+	}
+
+	/**
+	 * When every node still to answer lags behind, count them as timed out (their answers
+	 * become late ones) and say so.
+	 */
+	private boolean onlyLaggingPending() {
+		boolean any = false;
+		for (int i = 0; i < this.answers.length; i++) {
+			if (this.answers[i] == null && this.failures[i] == null) {
+				if ((this.notWaitedFor & (1L << i)) == 0) {
+					return false;
+				}
+				any = true;
+			}
+		}
+		for (int i = 0; any && i < this.answers.length; i++) {
+			if (this.answers[i] == null && this.failures[i] == null) {
+				this.timedOut[i] = true;
+				this.failures[i] = new java.util.concurrent.TimeoutException("did not answer within "
+						+ this.timeoutMillis + " ms before and lags behind: not waited for after the others answered");
+			}
+		}
+		return any;
+	}
+
+	private static ScheduledThreadPoolExecutor newTimer() {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "setnx-lock-redlock-timeout");
+			thread.setDaemon(true);
+			return thread;
+		});
+		executor.setRemoveOnCancelPolicy(true);
+		return executor;
+	}
+
+	/**
+	 * How a call's answers are decided on.
+	 *
+	 * @param <T> a node's answer
+	 * @param <R> the decision
+	 */
+	interface Decision<T, R> {
+
+		/**
+		 * Decide, if the answers so far settle it; called after every answer and at the
+		 * node timeout, under the quorum's lock, so it must not block.
+		 * @param tally the answers so far
+		 * @return the decision, or {@code null} while undecided (never once no node is
+		 * pending)
+		 * @throws RuntimeException to fail the call
+		 */
+		R decide(Tally<T> tally);
+
+		/**
+		 * Called once, after the decision: undo what the answers counted did, where the
+		 * decision needs it.
+		 * @param outcome the decision, {@code null} when the call failed
+		 * @param tally the answers it was taken on
+		 */
+		default void settled(R outcome, Tally<T> tally) {
+		}
+
+		/**
+		 * Called for a node whose answer came after the decision.
+		 * @param outcome the decision, {@code null} when the call failed
+		 * @param node the node
+		 * @param answer its answer, or {@code null}
+		 * @param failure its failure, or {@code null}
+		 */
+		default void late(R outcome, int node, T answer, Throwable failure) {
+		}
+
+	}
+
+}
