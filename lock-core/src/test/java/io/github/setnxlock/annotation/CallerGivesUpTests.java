@@ -34,6 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
+import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -145,10 +146,18 @@ class CallerGivesUpTests {
 	}
 
 	/**
-	 * Subscribe to a call, and cancel the subscription once its work has come so far.
+	 * Subscribe to a call on a thread of its own, and cancel the subscription from this
+	 * one once its work has come so far. When the lock is taken before the subscription
+	 * is made (a loaded machine lets the answer arrive first), the work runs on the
+	 * subscribing thread, an endless Flux for ever: the thread that cancels must not be
+	 * that one.
 	 */
 	private static void cancelOnce(Publisher<?> call, Callable<Boolean> reached) {
-		Disposable subscription = Flux.from(call).subscribe();
+		BaseSubscriber<Object> subscription = new BaseSubscriber<>() {
+		};
+		Thread subscribing = new Thread(() -> Flux.from(call).subscribe(subscription), "subscriber");
+		subscribing.setDaemon(true);
+		subscribing.start();
 		await().atMost(Duration.ofSeconds(10)).until(reached);
 		subscription.dispose();
 	}
