@@ -17,14 +17,10 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.stream.Stream;
 
 import io.micrometer.observation.ObservationRegistry;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -35,18 +31,10 @@ import io.github.setnxlock.observation.DefaultLockObservationConvention;
 import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockObservationDocumentation;
 import io.github.setnxlock.observation.LockWaitObservationConvention;
-import io.github.setnxlock.redis.engine.EngineSettings;
-import io.github.setnxlock.redis.engine.HolderIdentity;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
-import io.github.setnxlock.redis.gateway.QuorumReleaseMessages;
-import io.github.setnxlock.redis.gateway.RedisCall;
-import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.operator.LockOperations;
-import io.github.setnxlock.redis.protocol.LockCommands;
-import io.github.setnxlock.redis.protocol.ReplicationGuard;
-import io.github.setnxlock.redis.redlock.RedlockCommands;
 import io.github.setnxlock.redis.timestamp.TimestampLockCommands;
 import io.github.setnxlock.redis.token.TokenLockCommands;
 
@@ -126,41 +114,20 @@ import io.github.setnxlock.redis.token.TokenLockCommands;
  * that Redis's return is noticed. Redis commands never run on the caller's thread, so an
  * interrupt never cuts one short; {@link #close()} stops the registry's threads.
  * <p>
- * <b>Inside.</b> The registry wires four parts, each in its own package: the
- * {@link RedisGateway gateway}, the one way into Redis; the protocol
- * ({@link TokenLockCommands} or {@link TimestampLockCommands}); the {@link LockEngine
- * engine}, which keeps the holds of this JVM; and the {@link LockOperations operator
- * API}. Its locks are thin thread-bound views over the engine.
+ * <b>Inside.</b> The registry is four parts, each in its own package, wired in one place
+ * for a single Redis and for Redlock nodes alike: the {@link RedisGateway gateway}, the
+ * one way into Redis; the protocol ({@link TokenLockCommands},
+ * {@link TimestampLockCommands} or Redlock's); the {@link LockEngine engine}, which keeps
+ * the holds of this JVM; and the {@link LockOperations operator API}. Its locks are thin
+ * thread-bound views over the engine.
  *
  * @author setnx-lock authors
  */
 public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 
-	/**
-	 * How long a fencing counter outlives the last acquisition of its lock. Tokens keep
-	 * increasing after the counter is gone (see {@link LeasedLock#fencingToken()}), so
-	 * one-off keys do not leave counters behind forever.
-	 */
-	static final Duration FENCE_RETENTION = Duration.ofHours(1);
-
-	/** The protocol's name in observations and the operator API under Redlock. */
-	private static final String REDLOCK = "redlock";
-
-	private static final Log logger = LogFactory.getLog(SetnxLockRegistry.class);
-
 	private final SetnxLockSettings settings;
 
-	private final List<RedisGateway> gateways;
-
-	/** The Redlock nodes' names; empty on a single Redis. */
-	private final List<String> nodeNames;
-
-	private final LockEngine engine;
-
-	private final LockOperations operations;
-
-	/** The background warm-up of a single-server registry; done at once under Redlock. */
-	private final CompletableFuture<?> warmUp;
+	private final RegistryWiring parts;
 
 	private volatile LockWaitObservationConvention waitConvention;
 
@@ -193,32 +160,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(redis, "redis must not be null");
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
-		RedisGateway gateway = new RedisGateway(redis, scripts(settings));
-		this.gateways = List.of(gateway);
-		this.nodeNames = List.of();
-		LockCommands protocol = protocol(gateway, settings);
-		if (settings.replicationGuardReplicas() > 0) {
-			protocol = new ReplicationGuard(protocol, settings.replicationGuardReplicas(),
-					settings.replicationGuardTimeout());
-		}
-		this.engine = new LockEngine(protocol, gateway, engineSettings(settings, protocolName(settings)), listeners);
-		this.operations = new LockOperations(gateway, settings.keyPrefix(), protocolName(settings),
-				settings.releaseChannel(), FENCE_RETENTION, this.engine);
-		this.warmUp = warmUp(gateway);
-	}
-
-	/**
-	 * Connect and load the scripts in the background, so that the first lock call finds
-	 * them ready; a Redis that is down is the first call's to report.
-	 */
-	private static CompletableFuture<?> warmUp(RedisGateway gateway) {
-		return gateway.warmUp().handle((scripts, failure) -> {
-			if (failure != null && logger.isDebugEnabled()) {
-				logger.debug("Could not connect to Redis and load the lock scripts in the background: "
-						+ RedisCall.describe(failure));
-			}
-			return null;
-		});
+		this.parts = RegistryWiring.single(redis, settings, listeners);
 	}
 
 	/**
@@ -227,7 +169,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return completed once done, whether or not Redis answered
 	 */
 	CompletableFuture<?> warmedUp() {
-		return this.warmUp;
+		return this.parts.warmUp();
 	}
 
 	/**
@@ -254,57 +196,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		Objects.requireNonNull(nodes, "nodes must not be null");
 		Objects.requireNonNull(listeners, "listeners must not be null");
 		this.settings = Objects.requireNonNull(settings, "settings must not be null");
-		RedlockNode.check(nodes, settings);
-		List<String> names = nodes.stream().map(RedlockNode::name).toList();
-		this.nodeNames = names;
-		List<LockScript> scripts = Stream.concat(RedlockCommands.NODE_SCRIPTS.stream(), LockOperations.SCRIPTS.stream())
-			.toList();
-		this.gateways = nodes.stream().map((node) -> new RedisGateway(node.redis(), scripts)).toList();
-		RedlockCommands protocol = new RedlockCommands(names, this.gateways, settings.nodeTimeout(),
-				settings.restartDelay(), FENCE_RETENTION, settings.releaseChannel());
-		EngineSettings engineSettings = engineSettings(settings, REDLOCK);
-		this.engine = new LockEngine(protocol, (listener) -> new QuorumReleaseMessages(this.gateways,
-				engineSettings.releaseChannel(), engineSettings.keyspacePattern(), listener), engineSettings,
-				listeners);
-		protocol.onNodeFailure(this.engine::nodeFailed);
-		this.operations = new LockOperations(names, this.gateways, settings.keyPrefix(), REDLOCK,
-				settings.releaseChannel(), FENCE_RETENTION, this.engine);
-		this.warmUp = CompletableFuture.completedFuture(null);
-	}
-
-	private static EngineSettings engineSettings(SetnxLockSettings settings, String protocolName) {
-		return new EngineSettings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
-				settings.releaseChannel(),
-				settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
-				protocolName, settings.localHandoff().enabled(), settings.localHandoff().maxHandoffs(),
-				settings.localHandoff().maxTime(),
-				settings.holderIdentity() ? HolderIdentity.processPrefix(settings.applicationName()) : null);
-	}
-
-	private static LockCommands protocol(RedisGateway gateway, SetnxLockSettings settings) {
-		return switch (settings.protocol()) {
-			case TOKEN -> new TokenLockCommands(gateway, FENCE_RETENTION, settings.releaseChannel());
-			case TIMESTAMP -> new TimestampLockCommands(gateway, FENCE_RETENTION,
-					Duration.ofMillis(settings.timestampUnit().toMillis()),
-					(settings.timestampClock() == TimestampClock.LOCAL) ? settings.localClock() : null,
-					settings.releaseChannel());
-		};
-	}
-
-	/**
-	 * Return the scripts a gateway loads when it starts: the protocol's and the
-	 * operator's.
-	 */
-	private static List<LockScript> scripts(SetnxLockSettings settings) {
-		List<LockScript> protocol = switch (settings.protocol()) {
-			case TOKEN -> TokenLockCommands.SCRIPTS;
-			case TIMESTAMP -> TimestampLockCommands.SCRIPTS;
-		};
-		return Stream.concat(protocol.stream(), LockOperations.SCRIPTS.stream()).toList();
-	}
-
-	private static String protocolName(SetnxLockSettings settings) {
-		return settings.protocol().name().toLowerCase(Locale.ROOT);
+		this.parts = RegistryWiring.redlock(nodes, settings, listeners);
 	}
 
 	/**
@@ -317,8 +209,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return the operator API
 	 */
 	public static LockOperations operationsOn(StringRedisTemplate redis, SetnxLockSettings settings) {
-		return new LockOperations(new RedisGateway(redis, scripts(settings)), settings.keyPrefix(),
-				protocolName(settings), settings.releaseChannel(), FENCE_RETENTION, null);
+		return RegistryWiring.operationsOn(redis, settings);
 	}
 
 	@Override
@@ -331,7 +222,8 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		if (name == null) {
 			throw new IllegalArgumentException("Lock name must not be null; use an empty name for none");
 		}
-		return new RedisLeasedLock(this.engine, LockKey.of(this.settings.keyPrefix(), LockKey.checkKey(key)), name);
+		return new RedisLeasedLock(this.parts.engine(), LockKey.of(this.settings.keyPrefix(), LockKey.checkKey(key)),
+				name);
 	}
 
 	/**
@@ -348,7 +240,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return the operator API
 	 */
 	public LockOperations operations() {
-		return this.operations;
+		return this.parts.operations();
 	}
 
 	/**
@@ -357,8 +249,9 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @param observationRegistry the observation registry
 	 */
 	public void setObservationRegistry(ObservationRegistry observationRegistry) {
-		this.engine.setObservationRegistry(
-				Objects.requireNonNull(observationRegistry, "observationRegistry must not be null"));
+		this.parts.engine()
+			.setObservationRegistry(
+					Objects.requireNonNull(observationRegistry, "observationRegistry must not be null"));
 	}
 
 	/**
@@ -369,7 +262,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	public void setWaitObservationConvention(LockWaitObservationConvention convention) {
 		this.waitConvention = convention;
-		this.engine.setObservationConventions(this.waitConvention, this.holdConvention);
+		this.parts.engine().setObservationConventions(this.waitConvention, this.holdConvention);
 	}
 
 	/**
@@ -380,7 +273,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	public void setHoldObservationConvention(LockHoldObservationConvention convention) {
 		this.holdConvention = convention;
-		this.engine.setObservationConventions(this.waitConvention, this.holdConvention);
+		this.parts.engine().setObservationConventions(this.waitConvention, this.holdConvention);
 	}
 
 	/**
@@ -388,7 +281,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return the engine
 	 */
 	LockEngine engine() {
-		return this.engine;
+		return this.parts.engine();
 	}
 
 	/**
@@ -397,7 +290,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 * @return the number of keys
 	 */
 	int localKeyCount() {
-		return this.engine.stats().localKeys();
+		return this.parts.engine().stats().localKeys();
 	}
 
 	/**
@@ -407,13 +300,13 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.engine.close();
-		this.gateways.forEach(RedisGateway::close);
+		this.parts.close();
 	}
 
 	@Override
 	public String toString() {
-		return "SetnxLockRegistry[" + (this.nodeNames.isEmpty() ? "" : "redlock on " + this.nodeNames + ", ")
+		return "SetnxLockRegistry["
+				+ (this.parts.nodeNames().isEmpty() ? "" : "redlock on " + this.parts.nodeNames() + ", ")
 				+ this.settings + "]";
 	}
 
