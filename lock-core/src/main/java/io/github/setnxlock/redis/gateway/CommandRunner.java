@@ -65,7 +65,7 @@ final class CommandRunner implements AutoCloseable {
 		}
 		catch (RejectedExecutionException ex) {
 			if (this.executor.isShutdown()) {
-				throw new IllegalStateException("The lock registry is closed", ex);
+				throw new ClosedException(ex);
 			}
 			throw new RedisStalledException(MAX_THREADS, ex);
 		}
@@ -74,6 +74,20 @@ final class CommandRunner implements AutoCloseable {
 	@Override
 	public void close() {
 		this.executor.shutdown();
+	}
+
+	/**
+	 * Thrown when a command is started after the registry closed (see
+	 * {@link RedisCall#isClosed}).
+	 */
+	static final class ClosedException extends IllegalStateException {
+
+		private static final long serialVersionUID = 1L;
+
+		ClosedException(Throwable cause) {
+			super("The lock registry is closed", cause);
+		}
+
 	}
 
 	/**

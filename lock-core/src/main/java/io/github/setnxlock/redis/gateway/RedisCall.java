@@ -126,6 +126,21 @@ public final class RedisCall {
 	}
 
 	/**
+	 * Whether a command failed because its registry was closed before it could be sent:
+	 * trying again cannot help, however it was wrapped.
+	 * @param failure the failure
+	 * @return whether the registry is closed
+	 */
+	public static boolean isClosed(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof CommandRunner.ClosedException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Whether a failed command was answered by Redis: an error reply (a refused command,
 	 * a key of the wrong type, a missing right).
 	 * @param failure the failure

@@ -29,6 +29,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.token.TokenLockCommands;
 
 /**
@@ -134,7 +135,7 @@ final class RedlockCleanups {
 				done.complete(null);
 				return;
 			}
-			if (failure instanceof IllegalStateException || System.nanoTime() - untilNanos >= 0) {
+			if (RedisCall.isClosed(failure) || System.nanoTime() - untilNanos >= 0) {
 				// Closed, or the lease is over: a key it took has expired.
 				logger.warn(
 						"Could not undo an acquisition or release of lock '" + key.key() + "' on Redis node "

@@ -26,6 +26,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.protocol.Lease;
 
@@ -185,7 +186,7 @@ final class RedlockRestarts {
 		long now = System.nanoTime();
 		NodeState state = this.states.get(node);
 		boolean refused = failure != null && isErrorReply(failure);
-		boolean closed = failure != null && isClosed(failure);
+		boolean closed = failure != null && RedisCall.isClosed(failure);
 		CompletableFuture<Void> done = null;
 		boolean again;
 		synchronized (state) {
@@ -239,16 +240,6 @@ final class RedlockRestarts {
 				state.reading = false;
 			}
 		}
-	}
-
-	/** Whether a failure is the registry's own, closed. */
-	private static boolean isClosed(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			if (cause instanceof IllegalStateException || cause instanceof RejectedExecutionException) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**

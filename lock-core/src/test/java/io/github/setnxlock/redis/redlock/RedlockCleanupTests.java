@@ -19,6 +19,7 @@ package io.github.setnxlock.redis.redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -90,55 +91,100 @@ class RedlockCleanupTests {
 	@Test
 	@ResourceLock(SharedResources.CORES)
 	void aNodesCleanupIsSentAgainUntilTheNodeAnswers() throws Exception {
-		try (RedisNodes nodes = RedisNodes.start(3)) {
-			List<LettuceConnectionFactory> factories = new ArrayList<>();
-			List<RedisGateway> gateways = new ArrayList<>();
-			List<String> names = new ArrayList<>();
+		try (RedisNodes nodes = RedisNodes.start(3); Nodes redlock = new Nodes(nodes)) {
+			LockKey key = LockKey.of("lock:", "undone");
+			RedisServer lagging = nodes.node(1);
+			lagging.execute("SET", key.redisKey(), "token");
+			lagging.execute("CONFIG", "RESETSTAT");
+			nodes.pause(1);
+			CompletableFuture<Void> undone;
 			try {
-				for (int i = 0; i < nodes.size(); i++) {
-					// A command timeout shorter than the freeze: each attempt fails.
-					LettuceConnectionFactory factory = RedisConnections.create(nodes.node(i), Duration.ofMillis(200));
-					factories.add(factory);
-					gateways.add(new RedisGateway(RedisConnections.template(factory), RedlockCommands.NODE_SCRIPTS));
-					names.add(nodes.name(i));
-				}
-				RedlockCommands redlock = new RedlockCommands(names, gateways, Duration.ofMillis(100), Duration.ZERO,
-						Duration.ofHours(1), "released");
-				LockKey key = LockKey.of("lock:", "undone");
-				RedisServer lagging = nodes.node(1);
-				lagging.execute("SET", key.redisKey(), "token");
-				// Connected before it freezes.
-				assertThat(
-						redlock.nodes.get(1).abandon(LockKey.of("lock:", "warm-up"), "token").get(10, TimeUnit.SECONDS))
-					.isFalse();
-				lagging.execute("CONFIG", "RESETSTAT");
-				nodes.pause(1);
-				CompletableFuture<Void> undone;
-				try {
-					undone = redlock.cleanups.abandon(1, key, "token",
-							System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
-					assertThat(redlock.cleanups.underWay(1, key, "token")).isTrue();
-					// Long enough for several command timeouts, each followed by another
-					// attempt.
-					Thread.sleep(1500);
-					assertThat(undone).isNotDone();
-				}
-				finally {
-					nodes.resume(1);
-				}
-				undone.get(10, TimeUnit.SECONDS);
-				assertThat(lagging.execute("EXISTS", key.redisKey())).isEqualTo(0L);
-				assertThat(redlock.cleanups.underWay(1, key, "token")).isFalse();
-				// Every attempt written while it was frozen runs once it goes on.
-				long releases = lagging.commandStat("evalsha", "calls") + lagging.commandStat("eval", "calls")
-						+ lagging.commandStat("delifeq", "calls") + lagging.commandStat("delex", "calls");
-				assertThat(releases).isGreaterThanOrEqualTo(2);
+				undone = redlock.commands.cleanups.abandon(1, key, "token",
+						System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+				assertThat(redlock.commands.cleanups.underWay(1, key, "token")).isTrue();
+				// Long enough for several command timeouts, each followed by another
+				// attempt.
+				Thread.sleep(1500);
+				assertThat(undone).isNotDone();
 			}
 			finally {
-				gateways.forEach(RedisGateway::close);
-				factories.forEach(RedisConnections::destroy);
+				nodes.resume(1);
+			}
+			undone.get(10, TimeUnit.SECONDS);
+			assertThat(lagging.execute("EXISTS", key.redisKey())).isEqualTo(0L);
+			assertThat(redlock.commands.cleanups.underWay(1, key, "token")).isFalse();
+			// Every attempt written while it was frozen runs once it goes on.
+			long releases = lagging.commandStat("evalsha", "calls") + lagging.commandStat("eval", "calls")
+					+ lagging.commandStat("delifeq", "calls") + lagging.commandStat("delex", "calls");
+			assertThat(releases).isGreaterThanOrEqualTo(2);
+		}
+	}
+
+	@Test
+	@ResourceLock(SharedResources.CORES)
+	void aNodesCleanupEndsWhenItsRegistryAndConnectionAreClosedNotAtTheEndOfTheLease() throws Exception {
+		try (RedisNodes nodes = RedisNodes.start(3); Nodes redlock = new Nodes(nodes)) {
+			LockKey key = LockKey.of("lock:", "closed");
+			nodes.pause(1);
+			try {
+				CompletableFuture<Void> undone = redlock.commands.cleanups.abandon(1, key, "token",
+						System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
+				Thread.sleep(500);
+				assertThat(undone).isNotDone();
+				// As an application shuts down: the registry closes, then its
+				// connections.
+				redlock.close(1);
+				// Every attempt is refused now: nothing is left to retry for.
+				undone.get(5, TimeUnit.SECONDS);
+				assertThat(redlock.commands.cleanups.underWay(1, key, "token")).isFalse();
+			}
+			finally {
+				nodes.resume(1);
 			}
 		}
+	}
+
+	/**
+	 * Redlock's commands on three nodes, each through a gateway whose command timeout is
+	 * shorter than a test's freeze (so that each attempt fails), connected before a test
+	 * freezes one.
+	 */
+	private static final class Nodes implements AutoCloseable {
+
+		private final List<LettuceConnectionFactory> factories = new ArrayList<>();
+
+		final List<RedisGateway> gateways = new ArrayList<>();
+
+		final RedlockCommands commands;
+
+		Nodes(RedisNodes nodes) throws Exception {
+			List<String> names = new ArrayList<>();
+			for (int i = 0; i < nodes.size(); i++) {
+				LettuceConnectionFactory factory = RedisConnections.create(nodes.node(i), Duration.ofMillis(200));
+				this.factories.add(factory);
+				this.gateways.add(new RedisGateway(RedisConnections.template(factory), RedlockCommands.NODE_SCRIPTS));
+				names.add(nodes.name(i));
+			}
+			this.commands = new RedlockCommands(names, this.gateways, Duration.ofMillis(100), Duration.ZERO,
+					Duration.ofHours(1), "released");
+			for (int i = 0; i < nodes.size(); i++) {
+				assertThat(this.commands.nodes.get(i)
+					.abandon(LockKey.of("lock:", "warm-up"), "token")
+					.get(10, TimeUnit.SECONDS)).isFalse();
+			}
+		}
+
+		void close(int node) {
+			this.gateways.get(node).close();
+			RedisConnections.destroy(this.factories.set(node, null));
+		}
+
+		@Override
+		public void close() {
+			this.gateways.forEach(RedisGateway::close);
+			this.factories.stream().filter(Objects::nonNull).forEach(RedisConnections::destroy);
+		}
+
 	}
 
 }
