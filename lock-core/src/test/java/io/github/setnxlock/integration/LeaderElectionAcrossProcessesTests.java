@@ -27,10 +27,12 @@ import java.util.UUID;
 import io.github.setnxlock.test.ProcessSignals;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
+import io.github.setnxlock.test.SharedResources;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -45,6 +47,7 @@ import static org.awaitility.Awaitility.await;
  *
  * @author setnx-lock authors
  */
+@ResourceLock(SharedResources.CORES)
 class LeaderElectionAcrossProcessesTests {
 
 	@RegisterExtension
