@@ -64,9 +64,10 @@ public final class KeyState {
 	 * Create a key's state.
 	 * @param unreachable why Redis counts as unreachable, or {@code null} while it does
 	 * not: owners do not wait in the slot's line then (see {@link Slot})
+	 * @param ticker the clock of the slot's deadlines
 	 */
-	KeyState(Supplier<Throwable> unreachable) {
-		this.slot = new Slot(this.holds::get, unreachable);
+	KeyState(Supplier<Throwable> unreachable, Ticker ticker) {
+		this.slot = new Slot(this.holds::get, unreachable, ticker);
 	}
 
 	/**

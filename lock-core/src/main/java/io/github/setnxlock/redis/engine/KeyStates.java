@@ -42,20 +42,24 @@ final class KeyStates implements ReleaseListener {
 	 */
 	private final Supplier<Throwable> unreachable;
 
+	private final Ticker ticker;
+
 	/**
 	 * Create the states of keys whose lines always wait (no Redis behind them).
 	 */
 	KeyStates() {
-		this(() -> null);
+		this(() -> null, Ticker.SYSTEM);
 	}
 
 	/**
 	 * Create the states of keys.
 	 * @param unreachable why Redis counts as unreachable, or {@code null} while it does
 	 * not (see {@link Slot})
+	 * @param ticker the clock of the slots' deadlines
 	 */
-	KeyStates(Supplier<Throwable> unreachable) {
+	KeyStates(Supplier<Throwable> unreachable, Ticker ticker) {
 		this.unreachable = unreachable;
+		this.ticker = ticker;
 	}
 
 	/**
@@ -65,7 +69,7 @@ final class KeyStates implements ReleaseListener {
 	 */
 	KeyState retain(String redisKey) {
 		return this.states.compute(redisKey, (key, existing) -> {
-			KeyState state = (existing != null) ? existing : new KeyState(this.unreachable);
+			KeyState state = (existing != null) ? existing : new KeyState(this.unreachable, this.ticker);
 			state.references++;
 			return state;
 		});

@@ -135,7 +135,7 @@ public final class LockEngine implements AutoCloseable {
 		this.commands = commands;
 		this.settings = settings;
 		this.ownerTokens = new OwnerTokens(settings.holderPrefix());
-		this.states = new KeyStates(reachability::unreachable);
+		this.states = new KeyStates(reachability::unreachable, Ticker.SYSTEM);
 		this.messages = messages.apply(this.states);
 		this.events = new LockEvents(listeners, commands::ownerToken);
 		// What the renewal finds out reaches the listeners off its thread.

@@ -98,12 +98,16 @@ final class Slot {
 
 	private long holdWatchAtNanos = Waits.NO_DEADLINE;
 
+	/** The clock that deadlines and the owner's lease are read by. */
+	private final Ticker ticker;
+
 	/** The local hand-offs of the key since it was last taken in Redis. */
 	final LocalHandoff.Run run = new LocalHandoff.Run();
 
-	Slot(Function<Object, Hold> holds, Supplier<Throwable> unreachable) {
+	Slot(Function<Object, Hold> holds, Supplier<Throwable> unreachable, Ticker ticker) {
 		this.holds = holds;
 		this.unreachable = unreachable;
+		this.ticker = ticker;
 	}
 
 	/**
@@ -175,7 +179,7 @@ final class Slot {
 		try {
 			Object next = firstWaiter();
 			if (this.owner != hold.owner() || next == null || !this.queue.get(next).takesHandoff
-					|| !handoff.allows(this.run, hold, System.nanoTime())) {
+					|| !handoff.allows(this.run, hold, this.ticker.read())) {
 				return false;
 			}
 			this.owner = next;
@@ -404,7 +408,7 @@ final class Slot {
 			leaveLine(unreachable);
 			return;
 		}
-		long now = System.nanoTime();
+		long now = this.ticker.read();
 		if (firstWaiter() == owner) {
 			Hold ownerHold = (this.owner != null) ? this.holds.apply(this.owner) : null;
 			if (ownerHold != null && ownerHold.isLost(now)) {
