@@ -72,7 +72,8 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 	/** The protocol's name in observations and the operator API under Redlock. */
 	private static final String REDLOCK = "redlock";
 
-	private static final Log logger = LogFactory.getLog(RegistryWiring.class);
+	/** The registry's, where users look for its messages. */
+	private static final Log logger = LogFactory.getLog(SetnxLockRegistry.class);
 
 	/**
 	 * Wire a registry on one Redis.

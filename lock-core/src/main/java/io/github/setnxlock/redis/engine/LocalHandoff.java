@@ -57,11 +57,15 @@ final class LocalHandoff {
 
 	private final LongAdder handoffs = new LongAdder();
 
-	LocalHandoff(boolean enabled, int maxHandoffs, Duration maxTime, LockCommands commands) {
+	/** The clock of the runs' time bound, the slot's. */
+	private final Ticker ticker;
+
+	LocalHandoff(boolean enabled, int maxHandoffs, Duration maxTime, LockCommands commands, Ticker ticker) {
 		this.enabled = enabled && maxHandoffs > 0 && commands.marksWaiters();
 		this.maxHandoffs = maxHandoffs;
 		this.maxTimeNanos = maxTime.toNanos();
 		this.commands = commands;
+		this.ticker = ticker;
 	}
 
 	/**
@@ -97,7 +101,7 @@ final class LocalHandoff {
 			this.commands.waiterMarked(hold.key, hold.lease())
 				// A read that failed rules nobody out.
 				.whenComplete((marked, failure) -> run.checked(failure != null || Boolean.TRUE.equals(marked),
-						System.nanoTime()));
+						this.ticker.read()));
 		}
 	}
 

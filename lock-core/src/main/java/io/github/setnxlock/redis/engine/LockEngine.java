@@ -141,7 +141,7 @@ public final class LockEngine implements AutoCloseable {
 		// What the renewal finds out reaches the listeners off its thread.
 		this.renewalEvents = this.events.queued();
 		this.handoff = new LocalHandoff(settings.localHandoff(), settings.maxLocalHandoffs(),
-				settings.maxLocalHandoffTime(), commands);
+				settings.maxLocalHandoffTime(), commands, Ticker.SYSTEM);
 		// The renewer hands back holds whose owner died to the releases, which stop the
 		// renewer's work on a hold: the engine, owning both, closes that loop.
 		this.renewer = new LeaseRenewer(commands, settings.leaseTime(), settings.maxHold(), this.renewalEvents,

@@ -17,10 +17,12 @@
 package io.github.setnxlock.redis.engine;
 
 /**
- * Where the engine's rules about time read it: nanoseconds as {@link System#nanoTime()}
- * counts them. A test gives a clock it moves itself, with a {@link Slot.Timer} that runs
- * what comes due as it moves, so that deadlines, the watch on a holder's lease and the
- * bounds of local hand-offs are checked without waiting for real time to pass.
+ * Where a key's slot and its local hand-offs read the time: nanoseconds as
+ * {@link System#nanoTime()} counts them. A test gives a clock it moves itself, with a
+ * {@link Slot.Timer} that runs what comes due as it moves, so that claim deadlines, the
+ * watch on a holder's lease and the time bound of local hand-offs are checked without
+ * waiting for real time to pass. (The renewer and the acquisition's waits still read
+ * {@link System#nanoTime()} themselves.)
  *
  * @author setnx-lock authors
  */
