@@ -21,8 +21,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import org.springframework.dao.DataAccessException;
@@ -34,7 +32,6 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.util.ClassUtils;
 
 import io.github.setnxlock.LockAccessException;
 
@@ -69,17 +66,7 @@ public final class RedisGateway implements AutoCloseable {
 
 	private final ScriptLoads scripts;
 
-	/** What stops the listeners of {@link #onReconnect(Runnable)}, run on close. */
-	private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
-
-	/** The connections the client opened since {@link #connectionsOpened()} listens. */
-	private final AtomicLong connectionsOpened = new AtomicLong();
-
-	/**
-	 * Whether {@link #connectionsOpened} hears every connection the client opens, or the
-	 * client never sends a command twice; until then each call tries to listen.
-	 */
-	private volatile boolean connectionsHeard;
+	private final Reconnections reconnections;
 
 	/**
 	 * Create a gateway on a template.
@@ -91,6 +78,7 @@ public final class RedisGateway implements AutoCloseable {
 		this.redis = Objects.requireNonNull(redis, "redis must not be null");
 		this.calls = new ChosenScriptCalls(redis, this.runner);
 		this.scripts = new ScriptLoads(redis, this.runner, this.calls, this.reachability, List.copyOf(scripts));
+		this.reconnections = new Reconnections(redis);
 	}
 
 	/**
@@ -303,7 +291,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return the number of scripts, to come
 	 */
 	public CompletableFuture<Integer> warmUp() {
-		return this.scripts.warmUp(this.listeners);
+		return this.scripts.warmUp(this.reconnections.stops());
 	}
 
 	/**
@@ -345,15 +333,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return whether the listener will hear reconnections
 	 */
 	public boolean onReconnect(Runnable connected) {
-		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisGateway.class.getClassLoader())) {
-			return false;
-		}
-		Runnable stop = LettuceReconnects.listen(this.redis.getConnectionFactory(), connected);
-		if (stop != null) {
-			// The factory may outlive the gateway.
-			this.listeners.add(stop);
-		}
-		return stop != null;
+		return this.reconnections.listen(connected);
 	}
 
 	/**
@@ -365,27 +345,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return the number of connections opened
 	 */
 	public long connectionsOpened() {
-		if (!this.connectionsHeard) {
-			listenToConnections();
-		}
-		return this.connectionsOpened.get();
-	}
-
-	private synchronized void listenToConnections() {
-		if (this.connectionsHeard) {
-			return;
-		}
-		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", RedisGateway.class.getClassLoader())
-				|| !LettuceReconnects.resendsCommands(this.redis.getConnectionFactory())) {
-			this.connectionsHeard = true;
-		}
-		else if (onReconnect(this.connectionsOpened::incrementAndGet)) {
-			this.connectionsHeard = true;
-		}
-		else {
-			// A factory not started yet: whatever it sends, it sends on its first
-			// connection, and nothing can have run twice.
-		}
+		return this.reconnections.opened();
 	}
 
 	/**
@@ -423,8 +383,7 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		this.listeners.forEach(Runnable::run);
-		this.listeners.clear();
+		this.reconnections.close();
 		this.runner.close();
 	}
 
