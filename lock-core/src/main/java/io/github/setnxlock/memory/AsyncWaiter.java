@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 
+import io.github.setnxlock.LeaseLimits;
+
 /**
  * An asynchronous acquisition in line for a key of a {@link LockSpace}: completed with
  * its hold when the key is handed to it, with {@code null} when its wait ends, and
@@ -53,7 +55,7 @@ final class AsyncWaiter extends Waiter {
 			if (waitNanos != 0) {
 				state.line.add(this);
 				space.watchOwner(state);
-				if (waitNanos != LockSpace.FOREVER) {
+				if (waitNanos != LeaseLimits.NO_LIMIT_NANOS) {
 					this.deadline = Timers.schedule(() -> giveUp(space), waitNanos);
 				}
 			}

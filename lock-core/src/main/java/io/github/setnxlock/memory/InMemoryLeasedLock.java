@@ -59,12 +59,12 @@ final class InMemoryLeasedLock implements LeasedLock {
 
 	@Override
 	public void lock() {
-		acquireUninterruptibly(LockSpace.FOREVER);
+		acquireUninterruptibly(LeaseLimits.NO_LIMIT_NANOS);
 	}
 
 	@Override
 	public void lockInterruptibly() throws InterruptedException {
-		acquire(LockSpace.FOREVER, null, true);
+		acquire(LeaseLimits.NO_LIMIT_NANOS, null, true);
 	}
 
 	@Override

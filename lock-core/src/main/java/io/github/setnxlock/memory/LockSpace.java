@@ -26,8 +26,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.github.setnxlock.LeaseLimits;
-
 /**
  * The keys that one or more {@link InMemoryLockRegistry registries} contend for, as the
  * applications on one Redis do: a map from key to its holder and its line of waiters,
@@ -42,9 +40,6 @@ import io.github.setnxlock.LeaseLimits;
  * @author setnx-lock authors
  */
 final class LockSpace {
-
-	/** A wait without end. */
-	static final long FOREVER = LeaseLimits.NO_LIMIT_NANOS;
 
 	/**
 	 * How often a holder without a lease is looked at while others wait: its thread dying

@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.Condition;
 
+import io.github.setnxlock.LeaseLimits;
+
 /**
  * A thread in line for a key of a {@link LockSpace}, parked on a condition of its own so
  * that handing it the key wakes it and nobody else. It leaves the line itself when its
@@ -54,7 +56,8 @@ final class ThreadWaiter extends Waiter {
 	MemoryHold awaitTurn(KeyState state, long startNanos, long waitNanos, boolean interruptible,
 			List<Runnable> callbacks, LockSpace space) throws InterruptedException {
 		while (this.hold == null) {
-			long left = (waitNanos == LockSpace.FOREVER) ? waitNanos : waitNanos - (System.nanoTime() - startNanos);
+			long left = (waitNanos == LeaseLimits.NO_LIMIT_NANOS) ? waitNanos
+					: waitNanos - (System.nanoTime() - startNanos);
 			if (left <= 0) {
 				// The holder may have ended just as the wait did: look once more.
 				state.settle(System.nanoTime(), callbacks, space);
@@ -64,7 +67,7 @@ final class ThreadWaiter extends Waiter {
 				return this.hold;
 			}
 			try {
-				if (left == LockSpace.FOREVER) {
+				if (left == LeaseLimits.NO_LIMIT_NANOS) {
 					this.turn.await();
 				}
 				else {
