@@ -65,15 +65,8 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final Duration lease;
 
-	/** How old a lease may get before it is renewed: a third of it. */
-	private final long dueNanos;
-
-	/**
-	 * The tick: half of {@link #dueNanos}, so a lease is renewed before it is half used.
-	 */
-	private final long periodNanos;
-
-	private final Duration maxHold;
+	/** When a lease is due, and which go along with a due one. */
+	private final RenewalSchedule schedule;
 
 	private final LockEvents events;
 
@@ -94,9 +87,7 @@ final class LeaseRenewer implements AutoCloseable {
 		this.commands = commands;
 		this.abandoned = abandoned;
 		this.lease = lease;
-		this.dueNanos = Math.max(2, lease.toNanos() / 3);
-		this.periodNanos = this.dueNanos / 2;
-		this.maxHold = maxHold;
+		this.schedule = RenewalSchedule.of(lease, maxHold);
 		this.events = events;
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "setnx-lock-renewal");
@@ -118,15 +109,15 @@ final class LeaseRenewer implements AutoCloseable {
 			if (this.ticks == null) {
 				synchronized (this) {
 					if (this.ticks == null) {
-						this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.periodNanos,
-								this.periodNanos, TimeUnit.NANOSECONDS);
+						this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.schedule.periodNanos(),
+								this.schedule.periodNanos(), TimeUnit.NANOSECONDS);
 					}
 				}
 			}
 			if (!hold.renewedByWatchdog) {
 				watchLeaseEnd(hold);
 			}
-			else if (System.nanoTime() - hold.lease().sentNanos() >= this.dueNanos) {
+			else if (System.nanoTime() - hold.lease().sentNanos() >= this.schedule.dueNanos()) {
 				// A slow acquisition (a first connection, a busy server) used up much of
 				// the lease already: renew now rather than at the next tick.
 				this.scheduler.execute(this::tick);
@@ -286,32 +277,21 @@ final class LeaseRenewer implements AutoCloseable {
 		List<Hold> batch = new ArrayList<>();
 		boolean due = false;
 		for (Hold hold : this.watched) {
-			if (hold.isReleasing()) {
-				// Its owner cleans up after it.
-				this.watched.remove(hold);
-			}
-			else if (!hold.ownerAlive()) {
-				abandoned(hold);
-			}
-			else if (hold.hasEnded() || !hold.renewedUntilLost()) {
-				// Lost already, or a lease nobody renews: only watched for an owner that
-				// dies without unlocking.
-			}
-			else if (hold.isLost(now)) {
-				lost(hold, Reason.RENEWAL_FAILED);
-			}
-			else if (this.maxHold != null && now - hold.acquiredNanos >= this.maxHold.toNanos()) {
-				// Past the limit the hold ends with its lease, reported when it does.
-				hold.evidence.capRenewals();
-				watchLeaseEnd(hold);
-			}
-			else {
-				long age = now - hold.lease().sentNanos();
-				due |= age >= this.dueNanos;
-				// Leases a sixth used or more go along with the due ones, so that the
-				// holds of a registry share their round trips.
-				if (age >= this.periodNanos) {
+			switch (this.schedule.look(hold, now)) {
+				case FORGET -> this.watched.remove(hold);
+				case ABANDONED -> abandoned(hold);
+				case LOST -> lost(hold, Reason.RENEWAL_FAILED);
+				case CAP -> {
+					// Past the limit the hold ends with its lease, reported when it does.
+					hold.evidence.capRenewals();
+					watchLeaseEnd(hold);
+				}
+				case DUE -> {
+					due = true;
 					batch.add(hold);
+				}
+				case ALONG -> batch.add(hold);
+				case WATCH_OWNER, FRESH -> {
 				}
 			}
 		}
@@ -321,7 +301,7 @@ final class LeaseRenewer implements AutoCloseable {
 	}
 
 	void retrySoon() {
-		this.scheduler.schedule(this::tick, Math.max(1, this.dueNanos / 4), TimeUnit.NANOSECONDS);
+		this.scheduler.schedule(this::tick, Math.max(1, this.schedule.dueNanos() / 4), TimeUnit.NANOSECONDS);
 	}
 
 	void lost(Hold hold, Reason reason) {
