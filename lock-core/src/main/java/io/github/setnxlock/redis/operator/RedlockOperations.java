@@ -36,6 +36,7 @@ import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.protocol.WaiterMark;
 
 /**
  * The operator calls of {@link LockOperations} over the nodes of Redlock: each call goes
@@ -125,13 +126,14 @@ final class RedlockOperations {
 		Map<String, Integer> owners = new HashMap<>();
 		for (RedisGateway.KeyReading reading : readings) {
 			if (reading.value() != null) {
-				owners.merge(owner(reading.value()), 1, Integer::sum);
+				owners.merge(WaiterMark.removedFrom(reading.value()), 1, Integer::sum);
 			}
 		}
 		for (Map.Entry<String, Integer> owner : owners.entrySet()) {
 			if (owner.getValue() >= this.quorum) {
 				long ttl = readings.stream()
-					.filter((reading) -> reading.value() != null && owner(reading.value()).equals(owner.getKey()))
+					.filter((reading) -> reading.value() != null
+							&& WaiterMark.removedFrom(reading.value()).equals(owner.getKey()))
 					.mapToLong(RedisGateway.KeyReading::ttlMillis)
 					.min()
 					.orElse(-2);
@@ -153,10 +155,6 @@ final class RedlockOperations {
 			return new Reading(key, "none".equals(key.type()) ? 0 : 1);
 		}
 
-	}
-
-	private static String owner(String value) {
-		return value.endsWith("!") ? value.substring(0, value.length() - 1) : value;
 	}
 
 	/**

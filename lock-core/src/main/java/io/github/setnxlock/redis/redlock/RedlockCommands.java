@@ -35,6 +35,7 @@ import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 import io.github.setnxlock.redis.protocol.ReleaseResult;
 import io.github.setnxlock.redis.protocol.RenewalResult;
+import io.github.setnxlock.redis.protocol.WaiterMark;
 import io.github.setnxlock.redis.token.TokenLockCommands;
 
 /**
@@ -347,7 +348,7 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
-		String marked = lease.value() + "!";
+		String marked = WaiterMark.on(lease.value());
 		return onEveryNode((i) -> this.gateways.get(i).value(key), (tally) -> RedlockDecisions.anyNode(key, tally,
 				marked::equals, "read", "no waiter's mark among the answers"));
 	}

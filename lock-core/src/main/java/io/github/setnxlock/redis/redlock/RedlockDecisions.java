@@ -24,6 +24,7 @@ import org.apache.commons.logging.LogFactory;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.ReleaseResult;
+import io.github.setnxlock.redis.protocol.WaiterMark;
 
 /**
  * How {@link RedlockCommands} decides its releases and reads on the nodes' answers.
@@ -103,8 +104,8 @@ final class RedlockDecisions {
 		for (int i = 0; i < tally.size(); i++) {
 			String value = tally.answer(i);
 			if (value != null) {
-				String owner = stripMark(value);
-				int count = tally.count((other) -> other != null && stripMark(other).equals(owner));
+				String owner = WaiterMark.removedFrom(value);
+				int count = tally.count((other) -> other != null && WaiterMark.removedFrom(other).equals(owner));
 				if (count >= tally.quorum()) {
 					return Optional.of(owner);
 				}
@@ -122,8 +123,9 @@ final class RedlockDecisions {
 		for (int i = 0; i < tally.size(); i++) {
 			String value = tally.answer(i);
 			if (value != null) {
-				String owner = stripMark(value);
-				most = Math.max(most, tally.count((other) -> other != null && stripMark(other).equals(owner)));
+				String owner = WaiterMark.removedFrom(value);
+				most = Math.max(most,
+						tally.count((other) -> other != null && WaiterMark.removedFrom(other).equals(owner)));
 			}
 		}
 		if (most >= tally.quorum()) {
@@ -140,10 +142,6 @@ final class RedlockDecisions {
 			return null;
 		}
 		throw tally.unreachable(key, "read", "held on " + most + " of those that answered");
-	}
-
-	private static String stripMark(String value) {
-		return value.endsWith("!") ? value.substring(0, value.length() - 1) : value;
 	}
 
 }

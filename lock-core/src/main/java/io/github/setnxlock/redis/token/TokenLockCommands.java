@@ -33,6 +33,7 @@ import io.github.setnxlock.redis.protocol.ReleaseResult;
 import io.github.setnxlock.redis.protocol.RenewalResult;
 import io.github.setnxlock.redis.protocol.ScriptCall;
 import io.github.setnxlock.redis.protocol.ScriptProtocol;
+import io.github.setnxlock.redis.protocol.WaiterMark;
 
 /**
  * The token protocol: the lock key holds a random owner token and expires with the lease
@@ -244,9 +245,7 @@ public final class TokenLockCommands extends ScriptProtocol {
 
 	@Override
 	public CompletableFuture<String> ownerToken(LockKey key) {
-		return this.gateway.value(key)
-			.thenApply(
-					(value) -> (value != null && value.endsWith("!")) ? value.substring(0, value.length() - 1) : value);
+		return this.gateway.value(key).thenApply(WaiterMark::removedFrom);
 	}
 
 	@Override
@@ -256,7 +255,7 @@ public final class TokenLockCommands extends ScriptProtocol {
 
 	@Override
 	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
-		String marked = lease.value() + "!";
+		String marked = WaiterMark.on(lease.value());
 		return this.gateway.value(key).thenApply(marked::equals);
 	}
 
