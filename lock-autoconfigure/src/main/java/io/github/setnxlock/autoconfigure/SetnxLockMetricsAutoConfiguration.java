@@ -16,8 +16,6 @@
 
 package io.github.setnxlock.autoconfigure;
 
-import java.util.Locale;
-
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.ObservationFilter;
@@ -36,6 +34,7 @@ import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.annotation.DistributedLockAdvisor;
 import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockWaitObservationConvention;
+import io.github.setnxlock.redis.SetnxLockRegistry;
 
 /**
  * Auto-configures {@link LockMeters} when Micrometer and a {@link MeterRegistry} are
@@ -63,8 +62,8 @@ public final class SetnxLockMetricsAutoConfiguration {
 			ObjectProvider<LockWaitObservationConvention> waitConvention,
 			ObjectProvider<LockHoldObservationConvention> holdConvention) {
 		// Under Redlock, as the observations name it.
-		String protocol = properties.getRedlock().getNodes().isEmpty()
-				? properties.getProtocol().name().toLowerCase(Locale.ROOT) : "redlock";
+		String protocol = SetnxLockRegistry.protocolName(properties.getProtocol(),
+				!properties.getRedlock().getNodes().isEmpty());
 		return new LockMeters(meterRegistry,
 				ObservedLockTimers.of(meterRegistry, protocol, observationRegistry.getIfAvailable(),
 						meterHandlers.orderedStream().toList(), filters.orderedStream().toList(),

@@ -80,19 +80,14 @@ final class InMemoryLeasedLock implements LeasedLock {
 
 	@Override
 	public boolean tryLock(Duration wait) throws InterruptedException {
-		return acquire(waitNanos(wait), null, true);
+		return acquire(LeaseLimits.waitNanos(wait), null, true);
 	}
 
 	@Override
 	public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
-		long waitNanos = waitNanos(wait);
+		long waitNanos = LeaseLimits.waitNanos(wait);
 		LeaseLimits.check("lease", lease);
 		return acquire(waitNanos, lease, true);
-	}
-
-	static long waitNanos(Duration wait) {
-		long nanos = LeaseLimits.waitNanos(wait);
-		return nanos;
 	}
 
 	private boolean acquireUninterruptibly(long waitNanos) {
@@ -225,12 +220,12 @@ final class InMemoryLeasedLock implements LeasedLock {
 
 	@Override
 	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait) {
-		return acquireAsync(waitNanos(wait), null);
+		return acquireAsync(LeaseLimits.waitNanos(wait), null);
 	}
 
 	@Override
 	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait, Duration lease) {
-		long waitNanos = waitNanos(wait);
+		long waitNanos = LeaseLimits.waitNanos(wait);
 		LeaseLimits.check("lease", lease);
 		return acquireAsync(waitNanos, lease);
 	}

@@ -104,18 +104,14 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public boolean tryLock(Duration wait) throws InterruptedException {
-		return acquire(waitNanos(wait), null, true);
+		return acquire(LeaseLimits.waitNanos(wait), null, true);
 	}
 
 	@Override
 	public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
-		long waitNanos = waitNanos(wait);
+		long waitNanos = LeaseLimits.waitNanos(wait);
 		LeaseLimits.check("lease", lease);
 		return acquire(waitNanos, lease, true);
-	}
-
-	static long waitNanos(Duration wait) {
-		return LeaseLimits.waitNanos(wait);
 	}
 
 	private boolean acquire(long waitNanos, Duration explicitLease, boolean interruptible) throws InterruptedException {
@@ -222,12 +218,12 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait) {
-		return acquireAsync(waitNanos(wait), null);
+		return acquireAsync(LeaseLimits.waitNanos(wait), null);
 	}
 
 	@Override
 	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait, Duration lease) {
-		long waitNanos = waitNanos(wait);
+		long waitNanos = LeaseLimits.waitNanos(wait);
 		LeaseLimits.check("lease", lease);
 		return acquireAsync(waitNanos, lease);
 	}

@@ -18,7 +18,6 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -69,9 +68,6 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 	 */
 	static final Duration FENCE_RETENTION = Duration.ofHours(1);
 
-	/** The protocol's name in observations and the operator API under Redlock. */
-	private static final String REDLOCK = "redlock";
-
 	/** The registry's, where users look for its messages. */
 	private static final Log logger = LogFactory.getLog(SetnxLockRegistry.class);
 
@@ -103,12 +99,13 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 		List<RedisGateway> gateways = nodes.stream().map((node) -> new RedisGateway(node.redis(), scripts)).toList();
 		RedlockCommands commands = new RedlockCommands(names, gateways, settings.nodeTimeout(), settings.restartDelay(),
 				FENCE_RETENTION, settings.releaseChannel());
-		EngineSettings engineSettings = engineSettings(settings, REDLOCK);
+		EngineSettings engineSettings = engineSettings(settings,
+				SetnxLockRegistry.protocolName(settings.protocol(), true));
 		LockEngine engine = new LockEngine(commands, (listener) -> new QuorumReleaseMessages(gateways,
 				engineSettings.releaseChannel(), engineSettings.keyspacePattern(), listener), engineSettings,
 				listeners);
 		commands.onNodeFailure(engine::nodeFailed);
-		LockOperations operations = new LockOperations(names, gateways, settings.keyPrefix(), REDLOCK,
+		LockOperations operations = new LockOperations(names, gateways, settings.keyPrefix(), engineSettings.protocol(),
 				settings.releaseChannel(), FENCE_RETENTION, engine);
 		return new RegistryWiring(gateways, names, engine, operations, CompletableFuture.completedFuture(null));
 	}
@@ -160,7 +157,7 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 	private record Protocol(String name, List<LockScript> scripts, Function<RedisGateway, LockCommands> commands) {
 
 		static Protocol of(SetnxLockSettings settings) {
-			String name = settings.protocol().name().toLowerCase(Locale.ROOT);
+			String name = SetnxLockRegistry.protocolName(settings.protocol(), false);
 			return switch (settings.protocol()) {
 				case TOKEN -> new Protocol(name, withOperators(TokenLockCommands.SCRIPTS),
 						(gateway) -> new TokenLockCommands(gateway, FENCE_RETENTION, settings.releaseChannel()));

@@ -17,6 +17,7 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
@@ -210,6 +211,18 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	 */
 	public static LockOperations operationsOn(StringRedisTemplate redis, SetnxLockSettings settings) {
 		return RegistryWiring.operationsOn(redis, settings);
+	}
+
+	/**
+	 * Return the name a registry's locks carry as their protocol in observations, meters
+	 * and the operator API: the protocol's name in lower case, or {@code redlock} for a
+	 * registry on Redlock nodes.
+	 * @param protocol the protocol of the settings
+	 * @param redlock whether the registry runs on Redlock nodes
+	 * @return the name
+	 */
+	public static String protocolName(LockProtocol protocol, boolean redlock) {
+		return redlock ? "redlock" : protocol.name().toLowerCase(Locale.ROOT);
 	}
 
 	@Override

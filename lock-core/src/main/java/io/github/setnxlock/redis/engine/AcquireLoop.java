@@ -164,13 +164,6 @@ final class AcquireLoop {
 	}
 
 	/**
-	 * Return the exception of a wait that ended before Redis gave any answer.
-	 */
-	static LockAccessException unanswered(LockKey key, Throwable cause) {
-		return unanswered(key, cause, null);
-	}
-
-	/**
 	 * Return the exception of a wait that ended before the acquisition was decided,
 	 * saying what it waited for where the protocol tells (the Redlock nodes).
 	 */

@@ -49,14 +49,6 @@ final class OwnerTokens {
 	}
 
 	/**
-	 * Return a new token, naming the calling thread as the holder.
-	 * @return the token
-	 */
-	String next() {
-		return next(Thread.currentThread());
-	}
-
-	/**
 	 * Return a new token, naming the given thread as the holder: the thread that asked
 	 * for an asynchronous hold, whichever thread then takes the key.
 	 * @param asker the thread that asked for the hold

@@ -117,8 +117,9 @@ final class PendingAcquisition {
 				return CompletableFuture.<Attempt>completedFuture(null);
 			}
 			Lease handed = this.state.takeHandedLease();
-			if (handed != null && !handed.isExpired(System.nanoTime())) {
-				this.acquiredNanos = System.nanoTime();
+			long now = System.nanoTime();
+			if (handed != null && !handed.isExpired(now)) {
+				this.acquiredNanos = now;
 				return CompletableFuture.completedFuture(Attempt.acquired(handed));
 			}
 			// Woken too late to use a handed lease (its renewal stopped with the released
