@@ -24,10 +24,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.util.ClassUtils;
 
 /**
- * What a gateway hears of the client's connections: listeners of reconnections, and the
- * count of connections opened, which tells a command that may have been sent twice (see
- * {@link RedisGateway#connectionsOpened()}). The listeners live as long as the gateway;
- * the connection factory may outlive it.
+ * What a gateway hears of the client's connections: the steps of the first one, listeners
+ * of reconnections, and the count of connections opened, which tells a command that may
+ * have been sent twice (see {@link RedisGateway#connectionsOpened()}). The listeners live
+ * as long as the gateway; the connection factory may outlive it.
  *
  * @author setnx-lock authors
  */
@@ -95,11 +95,20 @@ final class Reconnections {
 	}
 
 	/**
-	 * Return where other listeners of the client put what stops them, for
-	 * {@link #close()}.
+	 * Let the client tell a reachability the steps of its first connection, where it does
+	 * (Lettuce), until the gateway closes.
+	 * @param reachability what hears them
+	 * @return whether the client will tell
 	 */
-	List<Runnable> stops() {
-		return this.stops;
+	boolean tell(Reachability reachability) {
+		if (!lettuce()) {
+			return false;
+		}
+		Runnable stop = LettuceConnects.tell(this.redis.getConnectionFactory(), reachability);
+		if (stop != null) {
+			this.stops.add(stop);
+		}
+		return stop != null;
 	}
 
 	/**

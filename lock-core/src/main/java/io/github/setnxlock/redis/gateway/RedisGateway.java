@@ -291,7 +291,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return the number of scripts, to come
 	 */
 	public CompletableFuture<Integer> warmUp() {
-		return this.scripts.warmUp(this.reconnections.stops());
+		return this.scripts.warmUp(this.reconnections);
 	}
 
 	/**

@@ -26,7 +26,6 @@ import java.util.concurrent.TimeoutException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.util.ClassUtils;
 
 /**
  * Makes sure Redis holds every lock script ({@code SCRIPT EXISTS}, then
@@ -68,13 +67,13 @@ final class ScriptLoads {
 
 	/**
 	 * Connect and load the scripts in the background.
-	 * @param stops where to put what stops listening to the client, run when the gateway
-	 * closes
+	 * @param connections what the gateway hears of the client's connections, which tells
+	 * the reachability the steps of the first one where the client does
 	 * @return the number of scripts, to come; never thrown for Redis's sake
 	 */
-	CompletableFuture<Integer> warmUp(List<Runnable> stops) {
+	CompletableFuture<Integer> warmUp(Reconnections connections) {
 		try {
-			boolean tells = tellReach(stops);
+			boolean tells = connections.tell(this.reachability);
 			return this.reachability.watch(System.nanoTime(), this.runner.submit(() -> {
 				if (this.calls.connect() && tells) {
 					// Open already, perhaps, so that no connection event came.
@@ -136,22 +135,6 @@ final class ScriptLoads {
 			}
 			throw new IllegalStateException(ex.getCause());
 		}
-	}
-
-	/**
-	 * Let the client tell the reachability of the steps of its first connection, where it
-	 * does (Lettuce).
-	 * @return whether it will
-	 */
-	private boolean tellReach(List<Runnable> stops) {
-		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptLoads.class.getClassLoader())) {
-			return false;
-		}
-		Runnable stop = LettuceConnects.tell(this.redis.getConnectionFactory(), this.reachability);
-		if (stop != null) {
-			stops.add(stop);
-		}
-		return stop != null;
 	}
 
 	private int loaded() {
