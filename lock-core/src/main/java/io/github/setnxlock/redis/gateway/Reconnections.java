@@ -58,14 +58,7 @@ final class Reconnections {
 	 * @return whether the listener will hear reconnections
 	 */
 	boolean listen(Runnable connected) {
-		if (!lettuce()) {
-			return false;
-		}
-		Runnable stop = LettuceReconnects.listen(this.redis.getConnectionFactory(), connected);
-		if (stop != null) {
-			this.stops.add(stop);
-		}
-		return stop != null;
+		return lettuce() && kept(LettuceReconnects.listen(this.redis.getConnectionFactory(), connected));
 	}
 
 	/**
@@ -101,14 +94,7 @@ final class Reconnections {
 	 * @return whether the client will tell
 	 */
 	boolean tell(Reachability reachability) {
-		if (!lettuce()) {
-			return false;
-		}
-		Runnable stop = LettuceConnects.tell(this.redis.getConnectionFactory(), reachability);
-		if (stop != null) {
-			this.stops.add(stop);
-		}
-		return stop != null;
+		return lettuce() && kept(LettuceConnects.tell(this.redis.getConnectionFactory(), reachability));
 	}
 
 	/**
@@ -117,6 +103,17 @@ final class Reconnections {
 	void close() {
 		this.stops.forEach(Runnable::run);
 		this.stops.clear();
+	}
+
+	/**
+	 * Keep what stops a listener until the gateway closes.
+	 * @return whether there is a listener ({@code null}: the client does not tell)
+	 */
+	private boolean kept(Runnable stop) {
+		if (stop != null) {
+			this.stops.add(stop);
+		}
+		return stop != null;
 	}
 
 	private static boolean lettuce() {
