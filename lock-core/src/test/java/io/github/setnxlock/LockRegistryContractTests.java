@@ -35,6 +35,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -115,6 +117,41 @@ public abstract class LockRegistryContractTests {
 	protected void stopThreads() throws InterruptedException {
 		this.threads.shutdownNow();
 		this.threads.awaitTermination(10, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Whether a waiter of the other registry hears that a holder shortened its lease,
+	 * rather than waiting for the end of the lease it saw.
+	 * @return {@code true} unless the protocol leaves it to the waiter's own re-checks
+	 */
+	protected boolean waitersHearOfAShortenedLease() {
+		return true;
+	}
+
+	/**
+	 * Wait until the registry receives release messages, so that a waiter that comes then
+	 * waits for a message rather than re-checking on a back-off.
+	 * @param registry the registry
+	 */
+	protected void awaitReleaseMessages(LockRegistry registry) {
+	}
+
+	@Test
+	void aShortenedLeaseWakesAThreadThatWaitsForIt() throws Exception {
+		assumeTrue(waitersHearOfAShortenedLease(), "waiters of this protocol are not told of a shortened lease");
+		LeasedLock holder = first().obtain("shortened");
+		assertThat(holder.tryLock(Duration.ZERO, Duration.ofHours(1))).isTrue();
+		awaitReleaseMessages(second());
+		Future<Boolean> waiter = threads().submit(() -> {
+			LeasedLock lock = second().obtain("shortened");
+			lock.lock();
+			lock.unlock();
+			return true;
+		});
+		awaitWaiter(second(), "shortened");
+		holder.extendLease(shortLease());
+		assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+		assertThatExceptionOfType(LockLostException.class).isThrownBy(holder::unlock);
 	}
 
 	@Test

@@ -16,57 +16,58 @@
 package io.github.setnxlock.memory;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.List;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
+import io.github.setnxlock.redis.engine.EngineSettings;
+import io.github.setnxlock.redis.engine.LockEngine;
+import io.github.setnxlock.redis.gateway.LockKey;
 
 /**
  * A {@link LockRegistry} whose locks live in this JVM only, for unit tests of code that
- * takes locks: no Redis, no threads of its own to close, and the same contract as the
- * Redis registry as far as it can be seen without Redis.
+ * takes locks: no Redis, and the same engine as the Redis registry, so its locks behave
+ * as the Redis registry's do as far as that can be seen without Redis.
  * <p>
- * <b>What it does.</b> Locks are reentrant per thread and per registry; {@code tryLock}
- * with a wait waits, and returns {@code false} when the lock stays held for the whole
- * wait. A hold taken with a lease of its own
- * ({@link LeasedLock#tryLock(Duration, Duration)},
- * {@link LeasedLock#acquireAsync(Duration, Duration)}) ends when its lease ends: others
- * can take the lock from then on, and the holder finds out through
- * {@link LeasedLock#isHeldByCurrentThread()}, {@link LeasedLock#checkHeld()},
- * {@link LeasedLock#interruptOnLoss()} and a
- * {@link io.github.setnxlock.LockLostException} from {@code unlock()}. A hold taken
- * without one ({@link LeasedLock#lock()}, {@link LeasedLock#tryLock(Duration)}, ...) is
- * kept until it is unlocked, as a hold the Redis registry renews is kept while its holder
- * lives: if its thread dies without unlocking it, the hold ends (with a warning in the
- * log), and waiters get the key within a fraction of a second. Fencing tokens increase
- * per key; {@link LeasedLock#unlockKeepingFor(Duration)},
- * {@link LeasedLock#extendLease(Duration)} and {@link LeasedLock#acquireAsync(Duration)
- * asynchronous acquisitions} (which park no thread, and give up when their future is
- * cancelled) behave as they do with Redis.
+ * <b>What it does.</b> The Redis registry's engine runs on a lock space in memory in
+ * place of Redis: the waits, reentrancy, leases, the watchdog, local hand-offs,
+ * asynchronous acquisitions, fencing tokens and the loss of a hold whose lease ended are
+ * the engine's, described in {@link LeasedLock} and {@link LockRegistry}. Locks are
+ * reentrant per thread and per registry. A hold taken without a lease of its own
+ * ({@link LeasedLock#lock()}, {@link LeasedLock#tryLock(Duration)}, ...) is renewed by
+ * the watchdog while its holder lives (leases of 30 seconds, renewed every 10); unlike
+ * with Redis, if its thread dies without unlocking it, the hold ends as soon as the lock
+ * space finds out, with a warning in the log: when someone next asks for the key, and
+ * within a tenth of a second while someone waits for it. Fencing tokens increase across
+ * the whole lock space.
  * <p>
- * <b>How.</b> The registry's keys live in a lock space: a map from key to holder behind
- * one monitor. Threads and asynchronous acquisitions wait for a key in one line, first
- * come first served; a free key is handed to the head of the line by the release, or by a
- * shared daemon timer at the lease's end or when the holder's thread is found dead.
- * Nobody takes a key ahead of those in line for it. Asynchronous acquisitions park no
- * thread and complete on shared daemon callback threads. Two registries on one space
- * contend as two applications on one Redis do: create the second with
- * {@link #sharing(InMemoryLockRegistry)}.
+ * <b>Sharing.</b> Two registries on one lock space contend as two applications on one
+ * Redis do: create the second with {@link #sharing(InMemoryLockRegistry)}. A thread that
+ * holds a key through one of them waits for it through the other.
+ * <p>
+ * <b>Threads.</b> The lock space runs its commands on a daemon thread of its own, and the
+ * engine has the daemon threads of the Redis registry's (renewal, events, callbacks); all
+ * of them end when idle, so a registry needs no closing, but {@link #close()} ends them
+ * at once.
  * <p>
  * <b>What it does not do.</b> It knows nothing of other JVMs, has no key prefix, calls no
- * {@link io.github.setnxlock.LockListener listeners} and makes no metrics, and its locks
- * cannot be lost but by their lease or by the death of their thread. It is meant for
- * tests, not for production.
+ * {@link io.github.setnxlock.LockListener listeners} and makes no metrics. It is meant
+ * for tests, not for production.
  *
  * @author setnx-lock authors
  */
-public final class InMemoryLockRegistry implements LockRegistry {
+public final class InMemoryLockRegistry implements LockRegistry, AutoCloseable {
+
+	/** The watchdog's lease, the Redis registry's default. */
+	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	/** The Redis registry's default local hand-offs: at most 2 in a row, within 5 ms. */
+	private static final EngineSettings SETTINGS = new EngineSettings(LEASE, true, null, "", null, "memory", true, 2,
+			Duration.ofMillis(5), null);
 
 	private final LockSpace space;
 
-	/** The current holds of this registry's threads, by key and thread. */
-	private final Map<ThreadHoldKey, MemoryHold> threadHolds = new ConcurrentHashMap<>();
+	private final LockEngine engine;
 
 	/**
 	 * Create a registry with a lock space of its own: its locks contend with nobody
@@ -78,6 +79,8 @@ public final class InMemoryLockRegistry implements LockRegistry {
 
 	private InMemoryLockRegistry(LockSpace space) {
 		this.space = space;
+		this.engine = new LockEngine(space, space::subscribe, SETTINGS, List.of());
+		space.join(this.engine);
 	}
 
 	/**
@@ -102,59 +105,38 @@ public final class InMemoryLockRegistry implements LockRegistry {
 
 	@Override
 	public LeasedLock obtain(String key, String name) {
-		if (key == null) {
-			throw new IllegalArgumentException("Lock key must not be null");
-		}
-		if (key.isBlank()) {
-			throw new IllegalArgumentException("Lock key must not be empty or blank, but was '" + key + "'");
-		}
 		if (name == null) {
 			throw new IllegalArgumentException("Lock name must not be null; use an empty name for none");
 		}
-		return new InMemoryLeasedLock(this, key, name);
+		return this.engine.obtain(LockKey.of("", LockKey.checkKey(key)), name);
 	}
 
 	LockSpace space() {
 		return this.space;
 	}
 
-	MemoryHold holdOf(String key, Thread thread) {
-		return this.threadHolds.get(new ThreadHoldKey(key, thread));
-	}
-
-	void held(String key, Thread thread, MemoryHold hold) {
-		forgetDeadThreads();
-		this.threadHolds.put(new ThreadHoldKey(key, thread), hold);
-	}
-
 	/**
-	 * Drop the holds of threads that died without unlocking: nobody is left to unlock
-	 * them, and the lock space counts those without a lease as ended.
-	 */
-	private void forgetDeadThreads() {
-		this.threadHolds.keySet().removeIf((holder) -> !holder.thread().isAlive());
-	}
-
-	void ended(String key, Thread thread) {
-		this.threadHolds.remove(new ThreadHoldKey(key, thread));
-	}
-
-	/**
-	 * Return how many keys this registry's threads hold (or have lost and not yet
-	 * unlocked): what a test checks to see that nothing was left behind.
+	 * Return how many keys this registry keeps state for (held or waited for, or lost and
+	 * not yet unlocked): what a test checks to see that nothing was left behind.
 	 * @return the number of keys
 	 */
 	int localKeyCount() {
-		forgetDeadThreads();
-		return (int) this.threadHolds.keySet().stream().map(ThreadHoldKey::key).distinct().count();
+		return this.engine.stats().localKeys();
+	}
+
+	/**
+	 * Refuse acquisitions from now on and end the registry's threads. Held locks are not
+	 * released: they end with their leases, as with Redis.
+	 */
+	@Override
+	public void close() {
+		this.space.leave(this.engine);
+		this.engine.close();
 	}
 
 	@Override
 	public String toString() {
-		return "InMemoryLockRegistry[threadHolds=" + this.threadHolds.size() + "]";
-	}
-
-	private record ThreadHoldKey(String key, Thread thread) {
+		return "InMemoryLockRegistry[localKeys=" + localKeyCount() + "]";
 	}
 
 }

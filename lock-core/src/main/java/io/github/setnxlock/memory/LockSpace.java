@@ -18,300 +18,433 @@ package io.github.setnxlock.memory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.github.setnxlock.redis.engine.KeyState;
+import io.github.setnxlock.redis.engine.LockEngine;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.ReleaseListener;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
+import io.github.setnxlock.redis.protocol.Attempt;
+import io.github.setnxlock.redis.protocol.Lease;
+import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.ReleaseResult;
+import io.github.setnxlock.redis.protocol.RenewalResult;
+import io.github.setnxlock.redis.protocol.WaiterMark;
+
 /**
- * The keys that one or more {@link InMemoryLockRegistry registries} contend for, as the
- * applications on one Redis do: a map from key to its holder and its line of waiters,
- * behind one monitor for the whole space. Threads and asynchronous acquisitions wait in
- * one line per key, first come first served, and a free key is handed to the head of the
- * line explicitly: at a release, at a lease's end (a timer), when the holder's thread is
- * found dead, and before anyone looks at the key. A thread in line parks on a condition
- * of its own until it is handed the key or its wait ends; an asynchronous acquisition
- * parks no thread. Fencing tokens come from one counter for the space, so they increase
- * per key.
+ * The lock keys that one or more {@link InMemoryLockRegistry registries} contend for: to
+ * their engines what a Redis server is to the Redis registry's, speaking the token
+ * protocol.
+ * <p>
+ * Every command runs on the space's one thread, in the order sent, as Redis runs its
+ * scripts, and its answer completes on that thread, as Lettuce's do on its event loop. A
+ * key holds its holder's owner token, with the waiter's mark once someone waits for it,
+ * and expires with its lease; the release of a marked key is told to every registry on
+ * the space, after the releaser's answer.
+ * <p>
+ * Two things differ from Redis, where this JVM can do better. A hold the watchdog renews
+ * ends as soon as its owning thread is found dead, not with its lease: when a command
+ * finds its key, and every {@value #OWNER_WATCH_MILLIS} ms while someone waits for it.
+ * Fencing tokens come from one counter for the space, so they increase per key without a
+ * clock.
  *
  * @author setnx-lock authors
  */
-final class LockSpace {
+final class LockSpace implements LockCommands {
 
-	/**
-	 * How often a holder without a lease is looked at while others wait: its thread dying
-	 * ends the hold, as renewals stop in Redis.
-	 */
-	private static final long OWNER_WATCH_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+	/** How often the holders of keys someone waits for are looked at. */
+	static final long OWNER_WATCH_MILLIS = 100;
 
-	private final ReentrantLock monitor = new ReentrantLock();
+	/** How long the space's thread outlives its last command. */
+	private static final long IDLE_THREAD_SECONDS = 10;
 
-	private final Map<String, KeyState> keys = new HashMap<>();
+	private final ScheduledThreadPoolExecutor server;
 
+	/** The lock keys, by key. Confined to the space's thread. */
+	private final Map<String, Entry> keys = new HashMap<>();
+
+	/** Confined to the space's thread. */
 	private long lastFencingToken;
 
-	/**
-	 * Take a key for the current thread, waiting up to the given time in line.
-	 * @return the hold, or {@code null} if the key stayed held for the whole wait
-	 */
-	MemoryHold acquire(String key, String name, Duration lease, long waitNanos, boolean interruptible)
-			throws InterruptedException {
-		long startNanos = System.nanoTime();
-		List<Runnable> callbacks = new ArrayList<>();
-		ThreadWaiter waiter = null;
-		this.monitor.lock();
-		try {
-			KeyState state = settled(key, startNanos, callbacks);
-			if (state.isFree(startNanos)) {
-				return state.take(key, name, lease, Thread.currentThread(), startNanos, this);
-			}
-			if (waitNanos == 0) {
-				return null;
-			}
-			waiter = new ThreadWaiter(key, name, lease, this.monitor.newCondition());
-			state.line.add(waiter);
-			watchOwner(state);
-			return waiter.awaitTurn(state, startNanos, waitNanos, interruptible, callbacks, this);
-		}
-		finally {
-			dropIfUnused(key);
-			this.monitor.unlock();
-			callbacks.forEach(Timers::callback);
-			if (waiter != null && waiter.interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
+	/** Confined to the space's thread. */
+	private ScheduledFuture<?> ownerWatch;
 
-	/**
-	 * Take a key without a thread waiting for it.
-	 * @return the hold, or {@code null} if the key stayed held for the whole wait;
-	 * cancelling it gives the acquisition up
-	 */
-	CompletableFuture<MemoryHold> acquireAsync(String key, String name, Duration lease, long waitNanos) {
-		return new AsyncWaiter(key, name, lease).enter(this, waitNanos);
-	}
+	/** The engines of the registries on this space, asked whether a holder died. */
+	private final List<LockEngine> engines = new CopyOnWriteArrayList<>();
 
-	/**
-	 * End a hold: free its key for the first in line, or keep the key for the given time.
-	 * @return whether the hold was still held (not expired)
-	 */
-	boolean release(MemoryHold hold, Duration keep) {
-		return withCallbacks((callbacks) -> {
-			long now = System.nanoTime();
-			boolean held = hold.isHeld(now);
-			hold.end();
-			KeyState state = this.keys.get(hold.key);
-			if (state != null && state.holder == hold) {
-				state.holder = null;
-				if (held && keep != null) {
-					state.take(hold.key, hold.name, keep, null, now, this);
-				}
-				state.settle(now, callbacks, this);
-				dropIfUnused(hold.key);
-			}
-			return held;
+	private final List<ReleaseListener> subscribers = new CopyOnWriteArrayList<>();
+
+	LockSpace() {
+		this.server = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "setnx-lock-memory");
+			thread.setDaemon(true);
+			return thread;
 		});
+		this.server.setRemoveOnCancelPolicy(true);
+		this.server.setKeepAliveTime(IDLE_THREAD_SECONDS, TimeUnit.SECONDS);
+		this.server.allowCoreThreadTimeOut(true);
 	}
 
 	/**
-	 * Give a hold with a lease of its own a new lease from now. A shorter one moves its
-	 * end, and so the hand-over to the line, forward.
-	 * @return whether it was still held and got the lease
+	 * Take a registry's engine in, to be asked whether the holders it knows are alive.
+	 * @param engine the engine
 	 */
-	boolean extend(MemoryHold hold, Duration lease) {
-		return underMonitor(() -> {
-			long now = System.nanoTime();
-			if (!hold.isHeld(now)) {
-				return false;
-			}
-			hold.newLease(lease, now);
-			scheduleLeaseEnd(hold, now);
-			return true;
-		});
+	void join(LockEngine engine) {
+		this.engines.add(engine);
 	}
 
 	/**
-	 * Return a hold's fencing token, drawn on the first request.
-	 * @return the token, or 0 if the hold is no longer held
+	 * Let a closed registry's engine go.
+	 * @param engine the engine
 	 */
-	long fencingToken(MemoryHold hold) {
-		return underMonitor(() -> {
-			if (!hold.isHeld(System.nanoTime())) {
-				return 0L;
-			}
-			if (hold.fencingToken == 0) {
-				hold.fencingToken = ++this.lastFencingToken;
-			}
-			return hold.fencingToken;
-		});
+	void leave(LockEngine engine) {
+		this.engines.remove(engine);
 	}
 
 	/**
-	 * Run an action once the hold is found lost, unless the entry that asked ends first
-	 * (or the hold); at once if it is lost already. The first request is kept.
+	 * Tell a registry's engine of the releases of marked keys, as its subscription to the
+	 * release channel does in Redis.
+	 * @param listener the engine's listener
+	 * @return the messages, always listening
 	 */
-	void onLoss(MemoryHold hold, Runnable action, int entry) {
-		boolean lost = underMonitor(() -> {
-			if (!hold.isHeld(System.nanoTime())) {
+	ReleaseMessages subscribe(ReleaseListener listener) {
+		this.subscribers.add(listener);
+		return new ReleaseMessages() {
+
+			@Override
+			public boolean isListening() {
 				return true;
 			}
-			if (hold.onLoss == null) {
-				hold.onLoss = action;
-				hold.onLossEntry = entry;
+
+			@Override
+			public boolean listening() {
+				return true;
 			}
-			return false;
-		});
-		if (lost) {
-			action.run();
-		}
+
+			@Override
+			public boolean requested() {
+				return true;
+			}
+
+			@Override
+			public void close() {
+				LockSpace.this.subscribers.remove(listener);
+			}
+
+		};
 	}
 
-	/**
-	 * An entry of a reentrant hold ends: what it asked for at a loss goes with it.
-	 */
-	void entryEnded(MemoryHold hold, int entry) {
-		underMonitor(() -> {
-			if (hold.onLoss != null && hold.onLossEntry == entry) {
-				hold.onLoss = null;
-			}
-			return null;
-		});
-	}
-
-	boolean isLocked(String key) {
-		return withCallbacks((callbacks) -> {
-			KeyState state = this.keys.get(key);
-			if (state == null) {
-				return false;
-			}
+	@Override
+	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits) {
+		long sentNanos = System.nanoTime();
+		return call(() -> {
 			long now = System.nanoTime();
-			state.settle(now, callbacks, this);
-			boolean locked = !state.isFree(now);
-			dropIfUnused(key);
-			return locked;
+			Entry held = liveUnlessOwnerDied(key, now);
+			// A key of this very attempt's is its answer sent again: it is ours.
+			if (held != null && !ownerToken.equals(WaiterMark.removedFrom(held.value))) {
+				return heldAttempt(held, waits, now);
+			}
+			put(key, (held != null) ? held.value : ownerToken, now, lease.toNanos());
+			return Attempt.acquired(new Lease(ownerToken, Lease.NOT_DRAWN, sentNanos, lease.toMillis()));
 		});
 	}
 
-	/**
-	 * Return the state of a key, {@code null} if the space keeps none; the caller holds
-	 * the monitor.
-	 */
-	KeyState stateOf(String key) {
-		return this.keys.get(key);
-	}
-
-	/**
-	 * Return how many threads and asynchronous acquisitions are in line for a key.
-	 */
-	int waiters(String key) {
-		return underMonitor(() -> {
-			KeyState state = this.keys.get(key);
-			return (state != null) ? state.line.size() : 0;
+	@Override
+	public CompletableFuture<Attempt> markHolder(LockKey key) {
+		return call(() -> {
+			long now = System.nanoTime();
+			Entry held = liveUnlessOwnerDied(key, now);
+			return (held != null) ? heldAttempt(held, true, now) : Attempt.LEFT_FREE;
 		});
 	}
 
-	/**
-	 * Return how many threads and asynchronous acquisitions are in line for any key.
-	 */
-	int waiterCount() {
-		return underMonitor(() -> this.keys.values().stream().mapToInt((state) -> state.line.size()).sum());
+	private Attempt heldAttempt(Entry held, boolean waits, long now) {
+		boolean marked = held.isMarked();
+		if (waits && !marked) {
+			this.keys.put(held.key.redisKey(), new Entry(held.key, WaiterMark.on(held.value), held.deadlineNanos));
+			watchOwners();
+			marked = true;
+		}
+		// Rounded up, so that a waiter's timer does not come before the end.
+		return Attempt.held((held.deadlineNanos - now + 999_999) / 1_000_000, marked);
+	}
+
+	@Override
+	public CompletableFuture<OptionalLong> fencingToken(LockKey key, Lease lease) {
+		return call(() -> ownedBy(live(key, System.nanoTime()), lease.value())
+				? OptionalLong.of(++this.lastFencingToken) : OptionalLong.empty());
+	}
+
+	@Override
+	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
+		return call(() -> delete(key, lease.value(), null));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> abandon(LockKey key, String ownerToken) {
+		return call(() -> deleted(delete(key, ownerToken, null)));
+	}
+
+	@Override
+	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
+		return call(() -> delete(key, lease.value(), keep));
 	}
 
 	/**
-	 * Return how many keys the space keeps state for: held, kept or waited for.
+	 * Delete a key that still holds the given token, or keep it for a while, and tell the
+	 * waiters that marked it.
+	 */
+	private ReleaseResult delete(LockKey key, String token, Duration keep) {
+		long now = System.nanoTime();
+		Entry held = live(key, now);
+		if (held == null) {
+			return ReleaseResult.GONE;
+		}
+		if (!ownedBy(held, token)) {
+			return ReleaseResult.NOT_OURS;
+		}
+		if (keep == null) {
+			this.keys.remove(key.redisKey());
+		}
+		else {
+			put(key, held.value, now, keep.toNanos());
+		}
+		if (!held.isMarked()) {
+			return ReleaseResult.RELEASED;
+		}
+		announce(key);
+		return ReleaseResult.RELEASED_AND_ANNOUNCED;
+	}
+
+	/** Whether {@link #delete} found the key as the caller left it. */
+	private static boolean deleted(ReleaseResult result) {
+		return result == ReleaseResult.RELEASED || result == ReleaseResult.RELEASED_AND_ANNOUNCED;
+	}
+
+	@Override
+	public CompletableFuture<List<RenewalResult>> renew(List<LockKey> keys, List<Lease> leases, Duration lease) {
+		long sentNanos = System.nanoTime();
+		return call(() -> {
+			long now = System.nanoTime();
+			List<RenewalResult> results = new ArrayList<>(keys.size());
+			for (int i = 0; i < keys.size(); i++) {
+				Entry held = live(keys.get(i), now);
+				Lease current = leases.get(i);
+				if (ownedBy(held, current.value())) {
+					put(held.key, held.value, now, lease.toNanos());
+					results.add(RenewalResult
+						.renewed(new Lease(current.value(), current.fencingToken(), sentNanos, lease.toMillis())));
+				}
+				else {
+					results.add(RenewalResult.rejected(ReleaseResult.NOT_OURS));
+				}
+			}
+			return results;
+		});
+	}
+
+	@Override
+	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
+		long sentNanos = System.nanoTime();
+		return call(() -> deleted(delete(key, lease.value(), shorter))
+				? RenewalResult.renewed(new Lease(lease.value(), lease.fencingToken(), sentNanos, shorter.toMillis()))
+				: RenewalResult.rejected(ReleaseResult.NOT_OURS));
+	}
+
+	@Override
+	public CompletableFuture<Boolean> isLocked(LockKey key) {
+		return call(() -> liveUnlessOwnerDied(key, System.nanoTime()) != null);
+	}
+
+	@Override
+	public CompletableFuture<String> ownerToken(LockKey key) {
+		return call(() -> {
+			Entry held = liveUnlessOwnerDied(key, System.nanoTime());
+			return (held != null) ? WaiterMark.removedFrom(held.value) : null;
+		});
+	}
+
+	@Override
+	public boolean marksWaiters() {
+		return true;
+	}
+
+	@Override
+	public CompletableFuture<Boolean> waiterMarked(LockKey key, Lease lease) {
+		return call(() -> {
+			Entry held = live(key, System.nanoTime());
+			return held != null && held.value.equals(WaiterMark.on(lease.value()));
+		});
+	}
+
+	@Override
+	public boolean reChecksQuickly() {
+		return false;
+	}
+
+	/**
+	 * Whether a key holds the given lock, as this space's monitor sees it now: for tests.
+	 */
+	boolean isLocked(String key) {
+		return isLocked(LockKey.of("", key)).join();
+	}
+
+	/**
+	 * Return how many lock keys are held now: for tests, which check that nothing was
+	 * left behind.
 	 */
 	int keyCount() {
-		return underMonitor(this.keys::size);
+		return call(() -> {
+			long now = System.nanoTime();
+			this.keys.values().removeIf((entry) -> entry.hasEnded(now));
+			return this.keys.size();
+		}).join();
 	}
 
-	/**
-	 * Return how many keys the space keeps state for although nobody holds or waits for
-	 * them: none, unless state leaks.
-	 */
+	/** Return how many owners of the registries on this space wait for a key. */
+	int waiters(String key) {
+		int waiters = 0;
+		for (LockEngine engine : this.engines) {
+			KeyState state = engine.stats().keyState(key);
+			waiters += (state != null) ? state.waiting() : 0;
+		}
+		return waiters;
+	}
+
+	/** Return how many owners of the registries on this space wait for any key. */
+	int waiterCount() {
+		return this.engines.stream().mapToInt((engine) -> engine.stats().waiting()).sum();
+	}
+
+	/** Return how many keys have state though nobody holds or waits for them. */
 	int idleKeyCount() {
-		long now = System.nanoTime();
-		return underMonitor(() -> (int) this.keys.values().stream().filter((state) -> state.isIdle(now)).count());
+		return this.engines.stream().mapToInt((engine) -> engine.stats().idleKeys()).sum();
 	}
 
 	/**
-	 * Run an action under the monitor, and what it leaves in {@code callbacks} after it,
-	 * on callback threads.
+	 * Run a command on the space's thread.
 	 */
-	<T> T withCallbacks(Function<List<Runnable>, T> action) {
-		List<Runnable> callbacks = new ArrayList<>();
-		this.monitor.lock();
-		try {
-			return action.apply(callbacks);
-		}
-		finally {
-			this.monitor.unlock();
-			callbacks.forEach(Timers::callback);
-		}
-	}
-
-	private <T> T underMonitor(Supplier<T> action) {
-		this.monitor.lock();
-		try {
-			return action.get();
-		}
-		finally {
-			this.monitor.unlock();
-		}
-	}
-
-	/**
-	 * Return the state of a key, made if there is none, settled.
-	 */
-	KeyState settled(String key, long nowNanos, List<Runnable> callbacks) {
-		KeyState state = this.keys.computeIfAbsent(key, (k) -> new KeyState());
-		state.settle(nowNanos, callbacks, this);
-		return state;
-	}
-
-	void scheduleLeaseEnd(MemoryHold hold, long now) {
-		if (hold.leaseTimer != null) {
-			hold.leaseTimer.cancel(false);
-		}
-		hold.leaseTimer = Timers.schedule(() -> settleHeldBy(hold), hold.nanosLeft(now));
-	}
-
-	/**
-	 * Have the timer look at a holder without a lease of its own while others wait for
-	 * its key, until its thread dies or it ends.
-	 */
-	void watchOwner(KeyState state) {
-		MemoryHold holder = state.holder;
-		if (holder != null && holder.ownerWatch == null && holder.needsOwnerWatch() && !state.line.isEmpty()) {
-			holder.ownerWatch = Timers.schedule(() -> settleHeldBy(holder), OWNER_WATCH_NANOS);
-		}
-	}
-
-	/**
-	 * The timer's task at a lease's end, or at a look at a holder's thread: settle the
-	 * key if the hold still has it, which tells the holder of a loss and hands the key to
-	 * the first in line.
-	 */
-	private void settleHeldBy(MemoryHold hold) {
-		withCallbacks((callbacks) -> {
-			KeyState state = this.keys.get(hold.key);
-			hold.ownerWatch = null;
-			if (state != null && state.holder == hold && !hold.hasEnded()) {
-				state.settle(System.nanoTime(), callbacks, this);
-				dropIfUnused(hold.key);
+	private <T> CompletableFuture<T> call(Supplier<T> command) {
+		CompletableFuture<T> answer = new CompletableFuture<>();
+		this.server.execute(() -> {
+			try {
+				answer.complete(command.get());
 			}
-			return null;
+			catch (RuntimeException ex) {
+				answer.completeExceptionally(ex);
+			}
 		});
+		return answer;
 	}
 
-	void dropIfUnused(String key) {
-		KeyState state = this.keys.get(key);
-		if (state != null && state.isIdle(System.nanoTime())) {
-			this.keys.remove(key);
+	private void put(LockKey key, String value, long now, long ttlNanos) {
+		this.keys.put(key.redisKey(), new Entry(key, value, now + ttlNanos));
+	}
+
+	private Entry live(LockKey key, long now) {
+		Entry entry = this.keys.get(key.redisKey());
+		if (entry != null && entry.hasEnded(now)) {
+			this.keys.remove(key.redisKey());
+			return null;
 		}
+		return entry;
+	}
+
+	private Entry liveUnlessOwnerDied(LockKey key, long now) {
+		Entry entry = live(key, now);
+		if (entry != null && ownerDied(entry)) {
+			this.keys.remove(key.redisKey());
+			announce(key);
+			return null;
+		}
+		return entry;
+	}
+
+	private boolean ownerDied(Entry entry) {
+		String token = WaiterMark.removedFrom(entry.value);
+		for (LockEngine engine : this.engines) {
+			if (engine.ownerDied(entry.key, token)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	private static boolean ownedBy(Entry entry, String token) {
+		return entry != null && token.equals(WaiterMark.removedFrom(entry.value));
+	}
+
+	/**
+	 * Tell every registry that a key was released, after the answer of the command that
+	 * released it.
+	 */
+	private void announce(LockKey key) {
+		this.server.execute(() -> this.subscribers.forEach((listener) -> listener.released(key.redisKey())));
+	}
+
+	/**
+	 * Look at the holders of marked keys while there are any, so that a waiter gets the
+	 * key of a holder that died soon, not when the holder's lease would have ended.
+	 */
+	private void watchOwners() {
+		if (this.ownerWatch == null) {
+			this.ownerWatch = this.server.scheduleWithFixedDelay(this::lookAtOwners, OWNER_WATCH_MILLIS,
+					OWNER_WATCH_MILLIS, TimeUnit.MILLISECONDS);
+		}
+	}
+
+	private void lookAtOwners() {
+		long now = System.nanoTime();
+		boolean waitedFor = false;
+		for (Iterator<Entry> entries = this.keys.values().iterator(); entries.hasNext();) {
+			Entry entry = entries.next();
+			if (entry.hasEnded(now)) {
+				entries.remove();
+			}
+			else if (entry.isMarked()) {
+				if (ownerDied(entry)) {
+					entries.remove();
+					announce(entry.key);
+				}
+				else {
+					waitedFor = true;
+				}
+			}
+		}
+		if (!waitedFor) {
+			this.ownerWatch.cancel(false);
+			this.ownerWatch = null;
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "LockSpace[registries=" + this.engines.size() + "]";
+	}
+
+	/**
+	 * A lock key: its value, and the {@link System#nanoTime()} it expires at.
+	 */
+	private record Entry(LockKey key, String value, long deadlineNanos) {
+
+		boolean hasEnded(long now) {
+			return this.deadlineNanos - now <= 0;
+		}
+
+		boolean isMarked() {
+			return !this.value.equals(WaiterMark.removedFrom(this.value));
+		}
+
 	}
 
 }

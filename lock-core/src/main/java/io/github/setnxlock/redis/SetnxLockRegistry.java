@@ -235,8 +235,7 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		if (name == null) {
 			throw new IllegalArgumentException("Lock name must not be null; use an empty name for none");
 		}
-		return new RedisLeasedLock(this.parts.engine(), LockKey.of(this.settings.keyPrefix(), LockKey.checkKey(key)),
-				name);
+		return this.parts.engine().obtain(LockKey.of(this.settings.keyPrefix(), LockKey.checkKey(key)), name);
 	}
 
 	/**

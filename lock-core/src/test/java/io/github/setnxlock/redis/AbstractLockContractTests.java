@@ -127,6 +127,12 @@ abstract class AbstractLockContractTests extends LockRegistryContractTests {
 		Handshakes.awaitWaiterOnRedis((SetnxLockRegistry) registry, settings().keyPrefix() + key);
 	}
 
+	@Override
+	protected void awaitReleaseMessages(LockRegistry registry) {
+		await("release messages").atMost(Duration.ofSeconds(10))
+			.until(() -> ((SetnxLockRegistry) registry).engine().stats().subscribeAndCheck());
+	}
+
 	@Test
 	void aClosedRegistryRefusesAcquisitionsBeforeWritingAnything() throws Exception {
 		TestClient client = newClient(this.server);

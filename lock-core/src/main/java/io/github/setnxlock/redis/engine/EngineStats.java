@@ -58,6 +58,27 @@ public final class EngineStats {
 	}
 
 	/**
+	 * Return how many owners wait for a lock, over every key.
+	 * @return the number of waiting owners
+	 */
+	public int waiting() {
+		int[] waiting = new int[1];
+		this.states.forEach((state) -> waiting[0] += state.waiting());
+		return waiting[0];
+	}
+
+	/**
+	 * Return how many keys have state kept though nobody holds or waits for them: none
+	 * but for a moment, or something was left behind.
+	 * @return the number of idle keys
+	 */
+	public int idleKeys() {
+		int[] idle = new int[1];
+		this.states.forEach((state) -> idle[0] += state.isIdle() ? 1 : 0);
+		return idle[0];
+	}
+
+	/**
 	 * Return the state of a key, if some owner holds or waits for it.
 	 * @param redisKey the lock key in Redis
 	 * @return the state, or {@code null}

@@ -24,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.redis.gateway.RedisCall;
+import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 import io.github.setnxlock.redis.protocol.ReleaseResult;
 import io.github.setnxlock.redis.protocol.RenewalResult;
@@ -82,8 +83,12 @@ final class HoldExtensions {
 			return extended;
 		}
 		try {
-			this.commands.renew(List.of(hold.key), List.of(hold.lease()), lease)
-				.whenComplete((results, failure) -> answered(hold, applied, extended, results, failure));
+			Lease current = hold.lease();
+			// A waiter elsewhere waits for the current lease's end unless told.
+			CompletableFuture<List<RenewalResult>> answer = (System.nanoTime() + lease.toNanos()
+					- current.deadlineNanos() < 0) ? this.commands.shorten(hold.key, current, lease).thenApply(List::of)
+							: this.commands.renew(List.of(hold.key), List.of(current), lease);
+			answer.whenComplete((results, failure) -> answered(hold, applied, extended, results, failure));
 		}
 		catch (RuntimeException ex) {
 			answered(hold, applied, extended, null, ex);

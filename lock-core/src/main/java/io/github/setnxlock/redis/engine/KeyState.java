@@ -155,6 +155,23 @@ public final class KeyState {
 	}
 
 	/**
+	 * Return how many owners wait for the key: in the slot's line, and the slot's owner
+	 * while it is still acquiring.
+	 * @return the number of waiting owners
+	 */
+	public int waiting() {
+		return this.slot.waiting();
+	}
+
+	/**
+	 * Return whether nobody holds the key or waits for it, though its state is kept.
+	 * @return {@code true} when the state is idle
+	 */
+	public boolean isIdle() {
+		return this.holds.isEmpty() && this.slot.waiting() == 0;
+	}
+
+	/**
 	 * Return how many owners wait for the slot.
 	 * @return the number of waiting owners
 	 */

@@ -73,6 +73,9 @@ final class LeaseRenewer implements AutoCloseable {
 	/**
 	 * The holds looked after: renewed ones, and explicit leases watched for dead owners.
 	 */
+	/** How long the renewal thread outlives its last task. */
+	private static final long IDLE_THREAD_SECONDS = 30;
+
 	private final Set<Hold> watched = ConcurrentHashMap.newKeySet();
 
 	private final Consumer<Hold> abandoned;
@@ -95,6 +98,8 @@ final class LeaseRenewer implements AutoCloseable {
 			return thread;
 		});
 		this.scheduler.setRemoveOnCancelPolicy(true);
+		this.scheduler.setKeepAliveTime(IDLE_THREAD_SECONDS, TimeUnit.SECONDS);
+		this.scheduler.allowCoreThreadTimeOut(true);
 		this.batches = new RenewalBatches(commands, lease, events, this);
 	}
 
@@ -106,12 +111,12 @@ final class LeaseRenewer implements AutoCloseable {
 	void renew(Hold hold) {
 		this.watched.add(hold);
 		try {
-			if (this.ticks == null) {
-				synchronized (this) {
-					if (this.ticks == null) {
-						this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.schedule.periodNanos(),
-								this.schedule.periodNanos(), TimeUnit.NANOSECONDS);
-					}
+			// Under the lock that stops idle ticks, so that a tick cannot stop them after
+			// it missed this hold.
+			synchronized (this) {
+				if (this.ticks == null) {
+					this.ticks = this.scheduler.scheduleWithFixedDelay(this::tick, this.schedule.periodNanos(),
+							this.schedule.periodNanos(), TimeUnit.NANOSECONDS);
 				}
 			}
 			if (!hold.renewedByWatchdog) {
@@ -270,6 +275,19 @@ final class LeaseRenewer implements AutoCloseable {
 			// The schedule must survive anything, or held locks would silently expire.
 			logger.error("Lease renewal failed", ex);
 		}
+		stopTicksWhenIdle();
+	}
+
+	/**
+	 * Stop ticking while nothing is watched, so that the renewal thread of an idle
+	 * registry ends (see the scheduler's keep-alive); the next hold starts the ticks
+	 * again.
+	 */
+	private synchronized void stopTicksWhenIdle() {
+		if (this.watched.isEmpty() && this.ticks != null) {
+			this.ticks.cancel(false);
+			this.ticks = null;
+		}
 	}
 
 	private void check() {
@@ -279,7 +297,7 @@ final class LeaseRenewer implements AutoCloseable {
 		for (Hold hold : this.watched) {
 			switch (this.schedule.look(hold, now)) {
 				case FORGET -> this.watched.remove(hold);
-				case ABANDONED -> abandoned(hold);
+				case ABANDONED -> ownerDied(hold);
 				case LOST -> lost(hold, Reason.RENEWAL_FAILED);
 				case CAP -> {
 					// Past the limit the hold ends with its lease, reported when it does.
@@ -356,7 +374,7 @@ final class LeaseRenewer implements AutoCloseable {
 	 * Stop looking after the hold of an owner that died without releasing it: the lock
 	 * ends with its lease.
 	 */
-	private void abandoned(Hold hold) {
+	void ownerDied(Hold hold) {
 		this.watched.remove(hold);
 		if (hold.markLost(Reason.LEASE_ENDED)) {
 			logger.warn("Thread '" + hold.ownerName() + "' died holding lock "

@@ -26,6 +26,7 @@ import java.util.function.Function;
 import io.micrometer.observation.ObservationRegistry;
 
 import io.github.setnxlock.LeaseLimits;
+import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent.Reason;
@@ -157,6 +158,17 @@ public final class LockEngine implements AutoCloseable {
 		this.asyncHolds = new AsyncHolds(this.releases, this.fencing);
 		this.acquisitions = new Acquisitions(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
 				this.observations, this.asyncHolds);
+	}
+
+	/**
+	 * Return the thread-bound view of a lock over this engine, the {@link LeasedLock} a
+	 * registry hands out.
+	 * @param key the lock, checked
+	 * @param name its logical name
+	 * @return the view
+	 */
+	public LeasedLock obtain(LockKey key, String name) {
+		return new ThreadBoundLock(this, key, name);
 	}
 
 	/**
@@ -316,6 +328,28 @@ public final class LockEngine implements AutoCloseable {
 		List<Hold> holds = new ArrayList<>();
 		this.states.forEach((state) -> holds.addAll(state.holds()));
 		return holds;
+	}
+
+	/**
+	 * End now, as the renewer would at its next tick, a renewed hold of a lock whose
+	 * owning thread died without releasing it: for a store that can tell its waiters at
+	 * once (the in-memory registry), rather than let the key end with its lease.
+	 * @param key the lock
+	 * @param ownerToken the owner token the lock's key holds
+	 * @return whether the token was a renewed hold of this engine whose thread died; the
+	 * hold has ended then, and the key is the caller's to delete
+	 */
+	public boolean ownerDied(LockKey key, String ownerToken) {
+		KeyState state = this.states.find(key.redisKey());
+		if (state != null) {
+			for (Hold hold : state.holds()) {
+				if (hold.renewedByWatchdog && !hold.ownerAlive() && hold.lease().value().equals(ownerToken)) {
+					this.renewer.ownerDied(hold);
+					return true;
+				}
+			}
+		}
+		return false;
 	}
 
 	/**

@@ -107,7 +107,7 @@ final class LockEvents implements AutoCloseable {
 	 */
 	LockEvents queued() {
 		AtomicLong dropped = new AtomicLong();
-		ThreadPoolExecutor delivery = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+		ThreadPoolExecutor delivery = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
 				new ArrayBlockingQueue<>(QUEUE_CAPACITY), (task) -> {
 					Thread thread = new Thread(task, "setnx-lock-events");
 					thread.setDaemon(true);
@@ -121,6 +121,8 @@ final class LockEvents implements AutoCloseable {
 								+ " events behind; events other than losses are dropped until they catch up");
 					}
 				});
+		// An idle registry keeps no thread.
+		delivery.allowCoreThreadTimeOut(true);
 		return new LockEvents(this.listeners, delivery, dropped, this.currentOwner);
 	}
 

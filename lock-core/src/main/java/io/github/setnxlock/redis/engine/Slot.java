@@ -242,6 +242,21 @@ final class Slot {
 		}
 	}
 
+	/**
+	 * Return how many owners wait for the key: those in line, and the owner while it is
+	 * still acquiring.
+	 */
+	int waiting() {
+		this.mutex.lock();
+		try {
+			boolean acquiring = this.owner != null && this.holds.apply(this.owner) == null;
+			return this.queue.size() + (acquiring ? 1 : 0);
+		}
+		finally {
+			this.mutex.unlock();
+		}
+	}
+
 	private Object firstWaiter() {
 		return this.queue.isEmpty() ? null : this.queue.keySet().iterator().next();
 	}

@@ -108,6 +108,20 @@ public interface LockCommands {
 	CompletableFuture<List<RenewalResult>> renew(List<LockKey> keys, List<Lease> leases, Duration lease);
 
 	/**
+	 * Give one hold a lease that ends sooner than its current one, as {@link #renew}
+	 * does, and tell the waiters that marked the key, so that they wait for the new end
+	 * rather than the old one.
+	 * @param key the lock's key
+	 * @param lease the hold's current lease
+	 * @param shorter the new lease, from now
+	 * @return the result, to come; by default a renewal that tells nobody, for protocols
+	 * whose waiters re-check without being told
+	 */
+	default CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
+		return renew(List.of(key), List.of(lease), shorter).thenApply((results) -> results.get(0));
+	}
+
+	/**
 	 * Whether any client holds the lock now.
 	 * @param key the lock's keys
 	 * @return {@code true} if held, to come

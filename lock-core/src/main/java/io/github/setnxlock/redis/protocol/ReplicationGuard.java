@@ -146,6 +146,11 @@ public final class ReplicationGuard implements LockCommands {
 	}
 
 	@Override
+	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
+		return this.protocol.shorten(key, lease, shorter);
+	}
+
+	@Override
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
 		return this.protocol.isLocked(key);
 	}

@@ -209,15 +209,8 @@ public final class TimestampLockCommands extends ScriptProtocol {
 		return this.gateway.runBatch(KEEP, keys, 3, calls).thenApply((answers) -> {
 			List<RenewalResult> results = new ArrayList<>(answers.size());
 			for (int i = 0; i < answers.size(); i++) {
-				LockKey key = keys.get(i);
 				try {
-					long status = keepStatus(key, answers.get(i));
-					List<?> reply = (List<?>) answers.get(i);
-					// A renewal that finds no key cannot go on holding it.
-					results.add((status == 1 || status == 2)
-							? RenewalResult.renewed(new Lease(Replies.stringAt(key, reply, 1),
-									leases.get(i).fencingToken(), sentNanos, Replies.longAt(key, reply, 2)))
-							: RenewalResult.rejected((status == -1) ? ReleaseResult.EXPIRED : ReleaseResult.NOT_OURS));
+					results.add(renewal(keys.get(i), leases.get(i), answers.get(i), sentNanos));
 				}
 				catch (RuntimeException ex) {
 					results.add(RenewalResult.failed(ex));
@@ -225,6 +218,29 @@ public final class TimestampLockCommands extends ScriptProtocol {
 			}
 			return results;
 		});
+	}
+
+	/**
+	 * Shorten as a release that keeps the key does, which announces itself: waiters of
+	 * this library's wait for a holder's timestamp, not a back-off.
+	 */
+	@Override
+	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
+		long sentNanos = System.nanoTime();
+		return this.gateway
+			.run(KEEP, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
+					keepArguments(lease, shorter, this.releaseChannel))
+			.thenApply((answer) -> renewal(key, lease, answer, sentNanos));
+	}
+
+	private static RenewalResult renewal(LockKey key, Lease lease, Object answer, long sentNanos) {
+		long status = keepStatus(key, answer);
+		List<?> reply = (List<?>) answer;
+		// A renewal that finds no key cannot go on holding it.
+		return (status == 1 || status == 2)
+				? RenewalResult.renewed(new Lease(Replies.stringAt(key, reply, 1), lease.fencingToken(), sentNanos,
+						Replies.longAt(key, reply, 2)))
+				: RenewalResult.rejected((status == -1) ? ReleaseResult.EXPIRED : ReleaseResult.NOT_OURS);
 	}
 
 	/**

@@ -231,6 +231,24 @@ public final class TokenLockCommands extends ScriptProtocol {
 	}
 
 	/**
+	 * Shorten with the compare-and-extend that announces a marked key, as a release that
+	 * keeps the key does.
+	 */
+	@Override
+	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
+		long sentNanos = System.nanoTime();
+		return this.gateway
+			.run(KEEP, key, List.of(key.redisKey()),
+					List.of(lease.value(), Long.toString(shorter.toMillis()), this.releaseChannel))
+			.thenApply((answer) -> {
+				long code = code(key, answer);
+				return (code == NOT_OURS || code == GONE) ? RenewalResult.rejected(ReleaseResult.NOT_OURS)
+						: RenewalResult
+							.renewed(new Lease(lease.value(), lease.fencingToken(), sentNanos, shorter.toMillis()));
+			});
+	}
+
+	/**
 	 * Read the answer of {@code token-release.lua} or {@code token-keep.lua}: one of the
 	 * four codes both give.
 	 */

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.setnxlock.memory;
+package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -23,65 +23,62 @@ import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LockHandle;
 
 /**
- * The {@link LockHandle} of an {@link InMemoryLockRegistry}: a hold of a key of a lock
- * space that belongs to no thread. Every call is answered at once.
+ * The {@link LockHandle} of an asynchronous hold: the hold and the engine that releases
+ * it, and a flag that lets it be released once.
  *
  * @author setnx-lock authors
  */
-final class InMemoryLockHandle implements LockHandle {
+final class AsyncLockHandle implements LockHandle {
 
-	private final LockSpace space;
+	private final LockEngine engine;
 
-	private final MemoryHold hold;
+	private final Hold hold;
 
 	private final AtomicBoolean released = new AtomicBoolean();
 
-	InMemoryLockHandle(LockSpace space, MemoryHold hold) {
-		this.space = space;
+	AsyncLockHandle(LockEngine engine, Hold hold) {
+		this.engine = engine;
 		this.hold = hold;
 	}
 
 	@Override
 	public String key() {
-		return this.hold.key;
+		return this.hold.key();
 	}
 
 	@Override
 	public String name() {
-		return this.hold.name;
+		return this.hold.name();
 	}
 
 	@Override
 	public boolean isHeld() {
-		return !this.released.get() && this.hold.isHeld(System.nanoTime());
+		return !this.released.get() && !this.hold.isLost(System.nanoTime());
 	}
 
 	@Override
 	public void checkHeld() {
 		checkNotReleased();
-		if (!this.hold.isHeld(System.nanoTime())) {
+		if (this.hold.isLost(System.nanoTime())) {
 			throw this.hold.lostException("while held");
 		}
 	}
 
 	@Override
 	public long fencingToken() {
-		checkNotReleased();
-		long token = this.space.fencingToken(this.hold);
-		if (token == 0) {
-			throw this.hold.lostException("before its fencing token was drawn");
-		}
-		return token;
+		checkHeld();
+		return this.engine.fencingToken(this.hold);
 	}
 
 	@Override
 	public CompletableFuture<Long> fencingTokenAsync() {
 		try {
-			return CompletableFuture.completedFuture(fencingToken());
+			checkHeld();
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
+		return this.engine.fencingTokenAsync(this.hold);
 	}
 
 	@Override
@@ -90,11 +87,7 @@ final class InMemoryLockHandle implements LockHandle {
 		if (this.released.get()) {
 			return CompletableFuture.completedFuture(false);
 		}
-		if (!this.hold.isLeased()) {
-			return CompletableFuture.failedFuture(new IllegalStateException("Lock '" + key()
-					+ "' was taken without a lease of its own and is held until released; only a hold with a lease can be given a new one"));
-		}
-		return CompletableFuture.completedFuture(this.space.extend(this.hold, lease));
+		return this.engine.extend(this.hold, lease);
 	}
 
 	@Override
@@ -112,10 +105,7 @@ final class InMemoryLockHandle implements LockHandle {
 		if (!this.released.compareAndSet(false, true)) {
 			return CompletableFuture.failedFuture(alreadyReleased());
 		}
-		if (!this.space.release(this.hold, keep)) {
-			return CompletableFuture.failedFuture(this.hold.lostException("before release()"));
-		}
-		return CompletableFuture.completedFuture(null);
+		return this.engine.releaseAsync(this.hold, keep);
 	}
 
 	private void checkNotReleased() {
@@ -130,7 +120,7 @@ final class InMemoryLockHandle implements LockHandle {
 
 	@Override
 	public String toString() {
-		return "InMemoryLockHandle[key='" + key() + "', held=" + isHeld() + "]";
+		return "AsyncLockHandle[key='" + key() + "', held=" + isHeld() + "]";
 	}
 
 }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.setnxlock.redis;
+package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
 import java.util.Objects;
@@ -28,22 +28,20 @@ import java.util.concurrent.locks.Condition;
 import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockHandle;
-import io.github.setnxlock.redis.engine.Hold;
-import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
 
 /**
- * The {@link LeasedLock} of a {@link SetnxLockRegistry}: the thread-bound view of one key
- * over the registry's {@link LockEngine}. The holder is the current thread, so a thread
- * that holds the key through one handle holds it through all of them, and takes it again
- * (reentrantly) through any. The engine does the work; this class only turns the
+ * The {@link LeasedLock} of a registry (Redis or in memory): the thread-bound view of one
+ * key over the registry's {@link LockEngine}. The holder is the current thread, so a
+ * thread that holds the key through one handle holds it through all of them, and takes it
+ * again (reentrantly) through any. The engine does the work; this class only turns the
  * {@link java.util.concurrent.locks.Lock} contract into engine calls.
  *
  * @author setnx-lock authors
  */
-final class RedisLeasedLock implements LeasedLock {
+final class ThreadBoundLock implements LeasedLock {
 
-	/** How long {@link #holder()} waits for Redis at most. */
+	/** How long {@link #holder()} waits for the answer at most. */
 	private static final long HOLDER_WAIT_MILLIS = 1000;
 
 	private final LockEngine engine;
@@ -52,7 +50,7 @@ final class RedisLeasedLock implements LeasedLock {
 
 	private final String name;
 
-	RedisLeasedLock(LockEngine engine, LockKey key, String name) {
+	ThreadBoundLock(LockEngine engine, LockKey key, String name) {
 		this.engine = engine;
 		this.key = key;
 		this.name = name;
@@ -237,7 +235,7 @@ final class RedisLeasedLock implements LeasedLock {
 						? failure.getCause() : failure);
 			}
 			else if (!handle
-				.complete(Optional.ofNullable((acquired != null) ? new RedisLockHandle(this.engine, acquired) : null))
+				.complete(Optional.ofNullable((acquired != null) ? new AsyncLockHandle(this.engine, acquired) : null))
 					&& acquired != null) {
 				// Cancelled by the caller a moment ago: nobody else can release it.
 				this.engine.releaseAsync(acquired, null);
@@ -260,7 +258,7 @@ final class RedisLeasedLock implements LeasedLock {
 
 	@Override
 	public String toString() {
-		return "RedisLeasedLock[key='" + key() + "', redisKey='" + this.key.redisKey() + "']";
+		return "ThreadBoundLock[key='" + key() + "', redisKey='" + this.key.redisKey() + "']";
 	}
 
 }
