@@ -79,7 +79,7 @@ public final class InMemoryLockRegistry implements LockRegistry, AutoCloseable {
 
 	private InMemoryLockRegistry(LockSpace space) {
 		this.space = space;
-		this.engine = new LockEngine(space, space::subscribe, SETTINGS, List.of());
+		this.engine = new LockEngine(new MemoryLockCommands(space), space::subscribe, SETTINGS, List.of());
 		space.join(this.engine);
 	}
 

@@ -171,62 +171,50 @@ public final class LockEngine implements AutoCloseable {
 		return new ThreadBoundLock(this, key, name);
 	}
 
+	// What the views (ThreadBoundLock, AsyncLockHandle) ask of the engine. A wait is
+	// LeaseLimits.NO_LIMIT_NANOS, 0 for one attempt, or a time; an explicit lease is
+	// never
+	// renewed, none (null) is the registry's, renewed while held when the registry
+	// renews.
+
 	/**
-	 * Acquire a lock for an owner, or take it again if the owner holds it already.
-	 * @param key the lock
-	 * @param name its logical name
-	 * @param owner who holds it: a thread, for the thread-bound view
-	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
-	 * registry's, renewed while held when the registry renews
-	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
-	 * a time
-	 * @param interruptible whether an interrupt ends the wait; if not, it is kept
+	 * Acquire a lock for an owner (a thread, for the thread-bound view), or take it again
+	 * if the owner holds it already.
 	 * @return the hold, or {@code null} when the wait ended first
-	 * @throws InterruptedException if interruptible and interrupted
+	 * @throws InterruptedException if interruptible and interrupted; if not, the
+	 * interrupt is kept
 	 * @throws LockLostException if the owner's hold was lost and not yet released
 	 */
-	public Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos,
-			boolean interruptible) throws InterruptedException {
+	Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos, boolean interruptible)
+			throws InterruptedException {
 		checkOpen(key.key());
 		return this.acquisitions.acquire(key, name, owner, explicitLease, waitNanos, interruptible, this.events);
 	}
 
 	/**
 	 * Acquire a lock for a new owner of its own, without a thread waiting (see
-	 * {@link Acquisitions}): not reentrant, and released through
-	 * {@link #releaseAsync(Hold, Duration)}.
-	 * @param key the lock
-	 * @param name its logical name
-	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
-	 * registry's, renewed while held when the registry renews
-	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
-	 * a time
+	 * {@link Acquisitions}): not reentrant, released through {@link #releaseAsync}.
 	 * @return the hold, or {@code null} when the wait ended first; failed with a
 	 * {@link LockAccessException} when Redis could not be used; cancel it to give up
 	 */
-	public CompletableFuture<Hold> acquireAsync(LockKey key, String name, Duration explicitLease, long waitNanos) {
+	CompletableFuture<Hold> acquireAsync(LockKey key, String name, Duration explicitLease, long waitNanos) {
 		checkOpen(key.key());
 		return this.acquisitions.acquireAsync(key, name, explicitLease, waitNanos, this.renewalEvents);
 	}
 
 	/**
-	 * Give back a hold taken with {@link #acquireAsync}, without waiting.
-	 * @param hold the hold
-	 * @param keep how long the key stays after the release, or {@code null} to delete it
-	 * @return completed when the hold has ended; failed as {@link #release} throws
+	 * Give back a hold taken with {@link #acquireAsync}, as {@link #release} does,
+	 * without waiting.
 	 */
-	public CompletableFuture<Void> releaseAsync(Hold hold, Duration keep) {
+	CompletableFuture<Void> releaseAsync(Hold hold, Duration keep) {
 		return this.asyncHolds.release(hold, keep);
 	}
 
 	/**
 	 * Give a hold with a lease of its own a new lease from now (see
-	 * {@link HoldExtensions}).
-	 * @param hold the hold
-	 * @param lease the new lease
-	 * @return whether it was extended, to come on a callback thread
+	 * {@link HoldExtensions}); the answer comes on a callback thread.
 	 */
-	public CompletableFuture<Boolean> extend(Hold hold, Duration lease) {
+	CompletableFuture<Boolean> extend(Hold hold, Duration lease) {
 		return this.asyncHolds.passedOn(this.extensions.extend(hold, lease));
 	}
 
@@ -241,14 +229,13 @@ public final class LockEngine implements AutoCloseable {
 
 	/**
 	 * Give back one entry of a hold: the last one releases the lock in Redis, deleting
-	 * the key, or keeping it for a while when asked (see {@link HoldReleases}).
-	 * @param hold the hold
-	 * @param keep how long the key stays after the release, or {@code null} to delete it
+	 * the key, or keeping it for {@code keep} when not {@code null} (see
+	 * {@link HoldReleases}).
 	 * @throws LockLostException if the hold was lost before the release
 	 * @throws LockAccessException if Redis could not be reached; the hold ends all the
 	 * same, and its key with its lease
 	 */
-	public void release(Hold hold, Duration keep) {
+	void release(Hold hold, Duration keep) {
 		this.releases.release(hold, keep);
 	}
 
@@ -264,42 +251,22 @@ public final class LockEngine implements AutoCloseable {
 		return this.fencing.tokenOf(hold);
 	}
 
-	/**
-	 * Return an owner's hold of a lock.
-	 * @param key the lock
-	 * @param owner the owner
-	 * @return the hold, or {@code null}
-	 */
-	public Hold holdOf(LockKey key, Object owner) {
+	Hold holdOf(LockKey key, Object owner) {
 		KeyState state = this.states.find(key.redisKey());
 		return (state != null) ? state.holdOf(owner) : null;
 	}
 
-	/**
-	 * Run an action when a hold is found lost (the thread-bound view interrupts its
-	 * thread); the first request wins.
-	 * @param hold the hold
-	 * @param action the action
-	 */
-	public void onLoss(Hold hold, Runnable action) {
+	/** Run an action when a hold is found lost; the first request wins. */
+	void onLoss(Hold hold, Runnable action) {
 		this.renewer.onLoss(hold, action);
 	}
 
-	/**
-	 * Ask Redis whether anyone holds a lock.
-	 * @param key the lock
-	 * @return whether it is held, to come
-	 */
-	public CompletableFuture<Boolean> isLocked(LockKey key) {
+	CompletableFuture<Boolean> isLocked(LockKey key) {
 		return this.commands.isLocked(key);
 	}
 
-	/**
-	 * Read who holds a lock now, as its owner token names it, for messages.
-	 * @param key the lock
-	 * @return the holder, or {@code null} when not named or no key, to come
-	 */
-	public CompletableFuture<String> holder(LockKey key) {
+	/** Read who holds a lock now, as its owner token names it, for messages. */
+	CompletableFuture<String> holder(LockKey key) {
 		return this.commands.ownerToken(key).thenApply(HolderIdentity::of);
 	}
 
