@@ -35,11 +35,10 @@ import io.github.setnxlock.redis.gateway.LockKey;
  * the engine's, described in {@link LeasedLock} and {@link LockRegistry}. Locks are
  * reentrant per thread and per registry. A hold taken without a lease of its own
  * ({@link LeasedLock#lock()}, {@link LeasedLock#tryLock(Duration)}, ...) is renewed by
- * the watchdog while its holder lives (leases of 30 seconds, renewed every 10); unlike
- * with Redis, if its thread dies without unlocking it, the hold ends as soon as the lock
- * space finds out, with a warning in the log: when someone next asks for the key, and
- * within a tenth of a second while someone waits for it. Fencing tokens increase across
- * the whole lock space.
+ * the watchdog while its holder lives (leases of 30 seconds); unlike with Redis, if its
+ * thread dies without unlocking it, the hold ends with a warning in the log within a
+ * tenth of a second, or at once when someone asks for the key, instead of with its lease.
+ * Fencing tokens increase across the whole lock space.
  * <p>
  * <b>Sharing.</b> Two registries on one lock space contend as two applications on one
  * Redis do: create the second with {@link #sharing(InMemoryLockRegistry)}. A thread that
@@ -47,8 +46,8 @@ import io.github.setnxlock.redis.gateway.LockKey;
  * <p>
  * <b>Threads.</b> The lock space runs its commands on a daemon thread of its own, and the
  * engine has the daemon threads of the Redis registry's (renewal, events, callbacks); all
- * of them end when idle, so a registry needs no closing, but {@link #close()} ends them
- * at once.
+ * of them end when idle, so a registry needs no closing. {@link #close()} ends the
+ * engine's at once; the lock space's ends 10 seconds after its last command.
  * <p>
  * <b>What it does not do.</b> It knows nothing of other JVMs, has no key prefix, calls no
  * {@link io.github.setnxlock.LockListener listeners} and makes no metrics. It is meant

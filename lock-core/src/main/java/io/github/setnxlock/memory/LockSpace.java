@@ -26,6 +26,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongFunction;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import io.github.setnxlock.redis.engine.KeyState;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
@@ -45,15 +48,17 @@ import io.github.setnxlock.redis.protocol.WaiterMark;
  * <p>
  * Two things differ from Redis, where this JVM can do better. A hold the watchdog renews
  * ends as soon as its owning thread is found dead, not with its lease: when a command
- * finds its key, and every {@value #OWNER_WATCH_MILLIS} ms while someone waits for it.
- * Fencing tokens come from one counter for the space, so they increase per key without a
- * clock.
+ * finds its key, every {@value #OWNER_WATCH_MILLIS} ms while it is held, and when the
+ * engine's renewer finds out first. Fencing tokens come from one counter for the space,
+ * so they increase per key without a clock.
  *
  * @author setnx-lock authors
  */
 final class LockSpace {
 
-	/** How often the holders of keys someone waits for are looked at. */
+	private static final Log logger = LogFactory.getLog(InMemoryLockRegistry.class);
+
+	/** How often the holders of the keys are looked at. */
 	static final long OWNER_WATCH_MILLIS = 100;
 
 	/** How long the space's thread outlives its last command. */
@@ -139,7 +144,7 @@ final class LockSpace {
 			try {
 				answer.complete(command.apply(System.nanoTime()));
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
 				answer.completeExceptionally(ex);
 			}
 		});
@@ -172,19 +177,19 @@ final class LockSpace {
 
 	void put(LockKey key, String value, long now, long ttlNanos) {
 		this.keys.put(key.redisKey(), new Entry(key, value, now + ttlNanos));
+		if (this.ownerWatch == null) {
+			this.ownerWatch = this.server.scheduleWithFixedDelay(this::lookAtOwners, OWNER_WATCH_MILLIS,
+					OWNER_WATCH_MILLIS, TimeUnit.MILLISECONDS);
+		}
 	}
 
 	void remove(LockKey key) {
 		this.keys.remove(key.redisKey());
 	}
 
-	/** Mark a held key for a waiter, and watch its holder. */
+	/** Mark a held key for a waiter. */
 	void mark(Entry held) {
 		this.keys.put(held.key.redisKey(), new Entry(held.key, WaiterMark.on(held.value), held.deadlineNanos));
-		if (this.ownerWatch == null) {
-			this.ownerWatch = this.server.scheduleWithFixedDelay(this::lookAtOwners, OWNER_WATCH_MILLIS,
-					OWNER_WATCH_MILLIS, TimeUnit.MILLISECONDS);
-		}
 	}
 
 	long nextFencingToken() {
@@ -210,28 +215,29 @@ final class LockSpace {
 	}
 
 	/**
-	 * Look at the holders of marked keys while there are any, so that a waiter gets the
-	 * key of a holder that died soon, not when the holder's lease would have ended.
+	 * Look at the holders of the keys while there are any, so that the key of a holder
+	 * that died goes to its waiters soon, whichever registry they wait in, rather than
+	 * when the holder's lease would have ended.
 	 */
 	private void lookAtOwners() {
 		long now = System.nanoTime();
-		boolean waitedFor = false;
 		for (Iterator<Entry> entries = this.keys.values().iterator(); entries.hasNext();) {
 			Entry entry = entries.next();
-			if (entry.hasEnded(now)) {
-				entries.remove();
-			}
-			else if (entry.isMarked()) {
-				if (ownerDied(entry)) {
+			try {
+				if (entry.hasEnded(now)) {
+					entries.remove();
+				}
+				else if (ownerDied(entry)) {
 					entries.remove();
 					announce(entry.key);
 				}
-				else {
-					waitedFor = true;
-				}
+			}
+			catch (RuntimeException ex) {
+				// The watch must go on for the other keys, and for this one next time.
+				logger.warn("Could not look at the holder of lock '" + entry.key.key() + "'", ex);
 			}
 		}
-		if (!waitedFor) {
+		if (this.keys.isEmpty()) {
 			this.ownerWatch.cancel(false);
 			this.ownerWatch = null;
 		}
@@ -239,6 +245,7 @@ final class LockSpace {
 
 	// For tests, which check the space as a test of the Redis registry checks Redis.
 
+	/** Whether a key is held now. */
 	boolean isLocked(String key) {
 		return call((now) -> live(LockKey.of("", key), now) != null).join();
 	}

@@ -159,6 +159,16 @@ final class MemoryLockCommands implements LockCommands {
 		});
 	}
 
+	/**
+	 * Delete the key and tell its waiters, as a release would: what the engine's renewer
+	 * found, if the space did not find it first.
+	 */
+	@Override
+	public boolean endDeadHolder(LockKey key, Lease lease) {
+		this.space.call((now) -> delete(key, lease.value(), null, now));
+		return true;
+	}
+
 	@Override
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
 		return this.space.call((now) -> this.space.liveUnlessOwnerDied(key, now) != null);

@@ -273,6 +273,19 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 		assertThat(this.first.localKeyCount()).isZero();
 	}
 
+	@Test
+	void aWaiterOfTheSameRegistryGetsTheKeyOfAThreadThatDiedHoldingIt() throws Exception {
+		Thread holder = new Thread(() -> this.first.obtain("dead-here").lock(), "dies-holding-it-here");
+		holder.start();
+		holder.join(10_000);
+		assertThat(holder.isAlive()).isFalse();
+		LeasedLock lock = this.first.obtain("dead-here");
+		// A third of the dead holder's lease: the key goes before the lease would end.
+		assertThat(lock.tryLock(Duration.ofSeconds(10))).isTrue();
+		lock.unlock();
+		assertThat(this.first.localKeyCount()).isZero();
+	}
+
 	private static void awaitQuietly(CountDownLatch latch) {
 		try {
 			latch.await(30, TimeUnit.SECONDS);

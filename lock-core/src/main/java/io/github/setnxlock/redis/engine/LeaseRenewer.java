@@ -372,13 +372,15 @@ final class LeaseRenewer implements AutoCloseable {
 
 	/**
 	 * Stop looking after the hold of an owner that died without releasing it: the lock
-	 * ends with its lease.
+	 * ends with its lease, or at once where the protocol can end it.
 	 */
 	void ownerDied(Hold hold) {
 		this.watched.remove(hold);
 		if (hold.markLost(Reason.LEASE_ENDED)) {
-			logger.warn("Thread '" + hold.ownerName() + "' died holding lock "
-					+ LockEvents.quoted(hold.key(), hold.name) + "; the lock ends with its lease");
+			boolean ended = this.commands.endDeadHolder(hold.key, hold.lease());
+			logger
+				.warn("Thread '" + hold.ownerName() + "' died holding lock " + LockEvents.quoted(hold.key(), hold.name)
+						+ (ended ? "; the lock ends now" : "; the lock ends with its lease"));
 		}
 		// Lost before or not, the hold is dropped: nobody is left to unlock it.
 		this.abandoned.accept(hold);

@@ -310,7 +310,8 @@ public final class LockEngine implements AutoCloseable {
 		KeyState state = this.states.find(key.redisKey());
 		if (state != null) {
 			for (Hold hold : state.holds()) {
-				if (hold.renewedByWatchdog && !hold.ownerAlive() && hold.lease().value().equals(ownerToken)) {
+				if (hold.renewedByWatchdog && !hold.ownerAlive() && !hold.isReleasing()
+						&& hold.lease().value().equals(ownerToken)) {
 					this.renewer.ownerDied(hold);
 					return true;
 				}

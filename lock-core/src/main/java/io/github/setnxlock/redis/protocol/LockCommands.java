@@ -122,6 +122,17 @@ public interface LockCommands {
 	}
 
 	/**
+	 * End the key of a hold whose owning thread died without releasing it, where waiters
+	 * can be told at once (in memory); Redis protocols leave it to end with its lease.
+	 * @param key the lock's key
+	 * @param lease the dead holder's lease
+	 * @return whether the key is being ended, without waiting for it
+	 */
+	default boolean endDeadHolder(LockKey key, Lease lease) {
+		return false;
+	}
+
+	/**
 	 * Whether any client holds the lock now.
 	 * @param key the lock's keys
 	 * @return {@code true} if held, to come
