@@ -26,7 +26,7 @@ import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.LockRegistryContractTests;
+import io.github.setnxlock.test.LockRegistryContractTests;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

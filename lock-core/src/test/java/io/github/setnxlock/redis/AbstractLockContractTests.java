@@ -19,7 +19,7 @@ import java.time.Duration;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.LockRegistryContractTests;
+import io.github.setnxlock.test.LockRegistryContractTests;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
 
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.LockRegistryContractTests;
+import io.github.setnxlock.test.LockRegistryContractTests;
 import io.github.setnxlock.test.RedisNodes;
 
 /**

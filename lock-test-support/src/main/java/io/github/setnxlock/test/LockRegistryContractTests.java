@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.setnxlock;
+package io.github.setnxlock.test;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,6 +28,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.LockHandle;
+import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.LockRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,8 +46,14 @@ import static org.awaitility.Awaitility.await;
 /**
  * The behaviour every {@link LockRegistry} must show, seen through the API alone: two
  * registries that share one lock space (two applications on one Redis, or two in-memory
- * registries on one space) contend for the same keys. The Redis contract suite adds what
- * only Redis can show; the in-memory registry runs this one as it is.
+ * registries on one space) contend for the same keys. setnx-lock runs it against every
+ * registry it has; write a subclass to run it against a {@code LockRegistry} of your own
+ * (see {@code docs/testing.md}).
+ * <p>
+ * A subclass makes two registries on one lock space before each test and closes them
+ * after it (calling {@link #stopThreads()} first), and answers the hooks: where a lock is
+ * stored, what a registry keeps for its keys, and when a waiter is waiting. The tests use
+ * leases of {@link #shortLease()} and wait up to 10 seconds for what must happen.
  *
  * @author setnx-lock authors
  */
