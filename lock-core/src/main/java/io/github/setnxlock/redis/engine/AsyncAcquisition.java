@@ -68,6 +68,9 @@ final class AsyncAcquisition {
 
 	private final long deadline;
 
+	/** How the slot came to this owner. */
+	private final SlotTurn turn;
+
 	/** The outcome: the acquired attempt, or {@code null} when the wait ended. */
 	final CompletableFuture<Attempt> outcome = new CompletableFuture<>();
 
@@ -83,7 +86,7 @@ final class AsyncAcquisition {
 	private volatile Pause pause;
 
 	AsyncAcquisition(AcquireLoop loop, ScheduledExecutorService timer, LockKey key, KeyState state, String ownerToken,
-			Duration lease, long startNanos, long waitNanos) {
+			Duration lease, long startNanos, long waitNanos, SlotTurn turn) {
 		this.loop = loop;
 		this.timer = timer;
 		this.key = key;
@@ -93,6 +96,7 @@ final class AsyncAcquisition {
 		this.startNanos = startNanos;
 		this.waitNanos = waitNanos;
 		this.deadline = Waits.deadline(startNanos, waitNanos);
+		this.turn = turn;
 		this.outcome.whenComplete((attempt, failure) -> {
 			Pause current = this.pause;
 			if (current != null) {
@@ -107,7 +111,7 @@ final class AsyncAcquisition {
 	 * @return the outcome
 	 */
 	CompletableFuture<Attempt> start() {
-		SlotTurn turn = this.state.takeTurn();
+		SlotTurn turn = this.turn;
 		if (turn.announced() && this.loop.messages.isListening()) {
 			pause(turn.generation(), AcquireLoop.HANDOFF_WAIT_NANOS,
 					turn.yieldTurn() ? this::yieldTurn : this::attempt);

@@ -41,8 +41,8 @@ import io.github.setnxlock.redis.protocol.Lease;
 public final class KeyState {
 
 	/**
-	 * What {@link #takeTurn()} answers when the slot was not handed over after an
-	 * announced release.
+	 * The release generation of a {@link SlotTurn} when the slot was not handed over
+	 * after an announced release: there is no message to wait for.
 	 */
 	static final long NOT_ANNOUNCED = -1;
 
@@ -68,26 +68,6 @@ public final class KeyState {
 	 */
 	KeyState(Supplier<Throwable> unreachable, Ticker ticker) {
 		this.slot = new Slot(this.holds::get, unreachable, ticker);
-	}
-
-	/**
-	 * Return, once, the release generation at which the previous slot owner released the
-	 * key in Redis and handed the slot to the caller; the caller then waits for that
-	 * release's message, which reaches the waiters of other JVMs at the same time, before
-	 * it asks Redis, so that it does not win every handoff by being first.
-	 * @return the generation, {@link #NOT_ANNOUNCED} when the slot was not handed over
-	 * after an announced release, and whether to let a waiter elsewhere go first
-	 */
-	SlotTurn takeTurn() {
-		return this.slot.takeTurn();
-	}
-
-	/**
-	 * Return, once, the lease of the key the previous slot owner handed over locally.
-	 * @return the lease, or {@code null} when the caller must ask Redis
-	 */
-	Lease takeHandedLease() {
-		return this.slot.takeHandedLease();
 	}
 
 	/**

@@ -101,7 +101,7 @@ final class PendingAcquisition {
 	 */
 	void start(Duration lease, long waitNanos) {
 		long deadline = (waitNanos == LeaseLimits.NO_LIMIT_NANOS) ? Waits.NO_DEADLINE : this.startNanos + waitNanos;
-		CompletableFuture<Boolean> claim = this.state.slot.claimAsync(this.owner, deadline, this.renewed,
+		CompletableFuture<SlotTurn> claim = this.state.slot.claimAsync(this.owner, deadline, this.renewed,
 				this::schedule);
 		this.outcome.whenComplete((attempt, failure) -> {
 			if (this.outcome.isCancelled() && !this.state.slot.withdraw(this.owner)) {
@@ -112,11 +112,11 @@ final class PendingAcquisition {
 			}
 		});
 		Thread asker = Thread.currentThread();
-		claim.thenCompose((granted) -> {
-			if (!granted) {
+		claim.thenCompose((turn) -> {
+			if (turn == null) {
 				return CompletableFuture.<Attempt>completedFuture(null);
 			}
-			Lease handed = this.state.takeHandedLease();
+			Lease handed = turn.handedLease();
 			long now = System.nanoTime();
 			if (handed != null && !handed.isExpired(now)) {
 				this.acquiredNanos = now;
@@ -125,7 +125,7 @@ final class PendingAcquisition {
 			// Woken too late to use a handed lease (its renewal stopped with the released
 			// hold): the key ends with that lease, and Redis decides.
 			AsyncAcquisition asking = new AsyncAcquisition(this.engine.acquireLoop, this.engine.renewer.scheduler,
-					this.key, this.state, this.engine.ownerTokens.next(asker), lease, this.startNanos, waitNanos);
+					this.key, this.state, this.engine.ownerTokens.next(asker), lease, this.startNanos, waitNanos, turn);
 			this.inRedis.set(asking);
 			if (this.outcome.isDone()) {
 				asking.outcome.cancel(false);

@@ -24,8 +24,6 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import io.github.setnxlock.redis.protocol.Lease;
-
 /**
  * A key's slot in this JVM: at most one owner at a time is acquiring the key in Redis or
  * holds it, and the others wait in line for the slot rather than asking Redis.
@@ -67,17 +65,6 @@ final class Slot {
 	private Object owner;
 
 	/**
-	 * How the slot was last handed over after a release in Redis. Guarded by
-	 * {@link #mutex}.
-	 */
-	private SlotTurn turn = SlotTurn.NONE;
-
-	/**
-	 * The lease handed over with the slot by a local hand-off. Guarded by {@link #mutex}.
-	 */
-	private Lease handedLease;
-
-	/**
 	 * Who waits for the slot, in order, each with the condition it waits on (a handoff
 	 * wakes the one waiter it concerns) and whether it takes a local hand-off. Guarded by
 	 * {@link #mutex}.
@@ -111,39 +98,6 @@ final class Slot {
 	}
 
 	/**
-	 * Return, once, how the previous owner handed the slot to the caller after releasing
-	 * the key in Redis (see {@link KeyState#takeTurn()}).
-	 * @return the hand-over, or {@link SlotTurn#NONE}
-	 */
-	SlotTurn takeTurn() {
-		this.mutex.lock();
-		try {
-			SlotTurn turn = this.turn;
-			this.turn = SlotTurn.NONE;
-			return turn;
-		}
-		finally {
-			this.mutex.unlock();
-		}
-	}
-
-	/**
-	 * Return, once, the lease the previous owner handed over with the slot.
-	 * @return the lease, or {@code null} when the key was not handed over
-	 */
-	Lease takeHandedLease() {
-		this.mutex.lock();
-		try {
-			Lease lease = this.handedLease;
-			this.handedLease = null;
-			return lease;
-		}
-		finally {
-			this.mutex.unlock();
-		}
-	}
-
-	/**
 	 * Free the slot of an owner, handing it to the first in line.
 	 * @param owner the owner
 	 * @param generationBeforeRelease see {@link KeyState#released(Object, long)}
@@ -153,13 +107,11 @@ final class Slot {
 		try {
 			if (this.owner == owner) {
 				this.owner = firstWaiter();
-				if (this.owner != null) {
-					// An announced release that ended a run of local hand-offs because a
-					// waiter elsewhere was known: that waiter's turn.
-					this.turn = (generationBeforeRelease != KeyState.NOT_ANNOUNCED)
-							? new SlotTurn(generationBeforeRelease, this.run.remoteKnown()) : SlotTurn.NONE;
-				}
-				wakeOwner();
+				// An announced release that ended a run of local hand-offs because a
+				// waiter
+				// elsewhere was known: that waiter's turn.
+				wakeOwner((generationBeforeRelease != KeyState.NOT_ANNOUNCED)
+						? new SlotTurn(generationBeforeRelease, this.run.remoteKnown(), null) : SlotTurn.NONE);
 			}
 		}
 		finally {
@@ -183,9 +135,7 @@ final class Slot {
 				return false;
 			}
 			this.owner = next;
-			this.handedLease = hold.lease();
-			this.turn = SlotTurn.NONE;
-			wakeOwner();
+			wakeOwner(new SlotTurn(KeyState.NOT_ANNOUNCED, false, hold.lease()));
 			return true;
 		}
 		finally {
@@ -227,7 +177,7 @@ final class Slot {
 	 */
 	private void leaveLine(Throwable unreachable) {
 		for (SlotWaiter claim : this.queue.values()) {
-			settle(claim, unreachable);
+			refuse(claim, unreachable);
 		}
 		this.queue.clear();
 	}
@@ -262,13 +212,13 @@ final class Slot {
 	}
 
 	/**
-	 * Grant the slot's new owner its claim, taken out of the line. Called with
-	 * {@link #mutex} held.
+	 * Grant the slot's new owner its claim, taken out of the line, with its turn. Called
+	 * with {@link #mutex} held.
 	 */
-	private void wakeOwner() {
+	private void wakeOwner(SlotTurn turn) {
 		SlotWaiter owner = (this.owner != null) ? this.queue.remove(this.owner) : null;
 		if (owner != null) {
-			settle(owner, true);
+			settle(owner, turn);
 		}
 	}
 
@@ -286,10 +236,11 @@ final class Slot {
 	}
 
 	/**
-	 * Note a claim's outcome, to be completed once {@link #mutex} is let go (what the
-	 * claimant does next asks Redis, and may come back here). Called with the mutex held.
+	 * Note a claim's outcome, the turn it was granted or {@code null}, to be completed
+	 * once {@link #mutex} is let go (what the claimant does next asks Redis, and may come
+	 * back here). Called with the mutex held.
 	 */
-	private void settle(SlotWaiter claim, boolean granted) {
+	private void settle(SlotWaiter claim, SlotTurn granted) {
 		if (claim.recheck != null) {
 			claim.recheck.cancel(false);
 		}
@@ -300,7 +251,7 @@ final class Slot {
 	 * Note that a claim leaves the line because Redis is unreachable. Called with
 	 * {@link #mutex} held.
 	 */
-	private void settle(SlotWaiter claim, Throwable unreachable) {
+	private void refuse(SlotWaiter claim, Throwable unreachable) {
 		if (claim.recheck != null) {
 			claim.recheck.cancel(false);
 		}
@@ -323,10 +274,10 @@ final class Slot {
 	}
 
 	/**
-	 * Claim the slot without waiting for it: the future completes with {@code true} once
-	 * the claimant owns the slot (perhaps with the key, see {@link #takeHandedLease()}),
-	 * or {@code false} when its deadline passed first or it was {@link #withdraw
-	 * withdrawn}. It holds no thread meanwhile.
+	 * Claim the slot without waiting for it: the future completes with the claimant's
+	 * turn once it owns the slot (perhaps with the key handed over), or {@code null} when
+	 * its deadline passed first or it was {@link #withdraw withdrawn}. It holds no thread
+	 * meanwhile.
 	 * @param owner who claims the slot
 	 * @param deadlineNanos the {@link System#nanoTime()} to give up at, or
 	 * {@link Waits#NO_DEADLINE}; a deadline already passed makes one try
@@ -336,12 +287,12 @@ final class Slot {
 	 * @return the claim's outcome; failed with {@link UnreachableRedis} when Redis is
 	 * known to be unreachable while it waits
 	 */
-	CompletableFuture<Boolean> claimAsync(Object owner, long deadlineNanos, boolean takesHandoff, Timer timer) {
+	CompletableFuture<SlotTurn> claimAsync(Object owner, long deadlineNanos, boolean takesHandoff, Timer timer) {
 		this.mutex.lock();
 		try {
 			if (this.owner == null && this.queue.isEmpty()) {
 				this.owner = owner;
-				return CompletableFuture.completedFuture(Boolean.TRUE);
+				return CompletableFuture.completedFuture(SlotTurn.NONE);
 			}
 			SlotWaiter claim = new SlotWaiter(takesHandoff, new CompletableFuture<>(), deadlineNanos, timer);
 			this.queue.put(owner, claim);
@@ -391,7 +342,7 @@ final class Slot {
 	 * Give up an asynchronous claim.
 	 * @param owner the claimant
 	 * @return {@code false} if it owns the slot already, and must free it; {@code true}
-	 * otherwise: it was taken out of the line (its future completes with {@code false}),
+	 * otherwise: it was taken out of the line (its future completes with {@code null}),
 	 * or had left it already
 	 */
 	boolean withdraw(Object owner) {
@@ -402,7 +353,7 @@ final class Slot {
 			}
 			SlotWaiter claim = this.queue.remove(owner);
 			if (claim != null) {
-				settle(claim, false);
+				settle(claim, null);
 				wakeFirstWaiter();
 			}
 			return true;
@@ -430,7 +381,7 @@ final class Slot {
 				// The owner lost its hold and may never release: go on without it.
 				this.owner = owner;
 				this.queue.remove(owner);
-				settle(claim, true);
+				settle(claim, SlotTurn.NONE);
 				return;
 			}
 			if (ownerHold != null) {
@@ -439,7 +390,7 @@ final class Slot {
 		}
 		if (claim.deadlineNanos != Waits.NO_DEADLINE && claim.deadlineNanos - now <= 0) {
 			this.queue.remove(owner);
-			settle(claim, false);
+			settle(claim, null);
 			wakeFirstWaiter();
 			return;
 		}

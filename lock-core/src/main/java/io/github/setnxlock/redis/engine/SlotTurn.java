@@ -16,19 +16,24 @@
 
 package io.github.setnxlock.redis.engine;
 
+import io.github.setnxlock.redis.protocol.Lease;
+
 /**
- * The turn of the next owner in a key's line, passed after a release in Redis (not a
- * local hand-off, which passes the key itself: see {@link LocalHandoff}).
+ * What an owner is granted with a key's slot: after a release in Redis, the release to
+ * wait for; after a local hand-off, the key itself (see {@link LocalHandoff}).
  *
  * @param generation the release generation noted before that release, whose message the
  * new owner waits for; {@link KeyState#NOT_ANNOUNCED} when the release was not announced
  * @param yieldTurn whether the new owner lets a waiter of another registry go first (see
  * {@link AcquireLoop#YIELD_NANOS})
+ * @param handedLease the lease of the key handed over locally, or {@code null} when the
+ * owner must ask Redis
  * @author setnx-lock authors
  */
-record SlotTurn(long generation, boolean yieldTurn) {
+record SlotTurn(long generation, boolean yieldTurn, Lease handedLease) {
 
-	static final SlotTurn NONE = new SlotTurn(KeyState.NOT_ANNOUNCED, false);
+	/** A slot granted with nothing to wait for and nothing handed over. */
+	static final SlotTurn NONE = new SlotTurn(KeyState.NOT_ANNOUNCED, false, null);
 
 	boolean announced() {
 		return this.generation != KeyState.NOT_ANNOUNCED;

@@ -29,8 +29,8 @@ final class SlotWaiter {
 
 	final boolean takesHandoff;
 
-	/** The claim's outcome: whether the slot was granted. */
-	final CompletableFuture<Boolean> granted;
+	/** The claim's outcome: what the slot was granted with, or {@code null} if not. */
+	final CompletableFuture<SlotTurn> granted;
 
 	final long deadlineNanos;
 
@@ -39,7 +39,7 @@ final class SlotWaiter {
 	/** The look at the claim's deadline, once scheduled. */
 	Future<?> recheck;
 
-	SlotWaiter(boolean takesHandoff, CompletableFuture<Boolean> granted, long deadlineNanos, Slot.Timer timer) {
+	SlotWaiter(boolean takesHandoff, CompletableFuture<SlotTurn> granted, long deadlineNanos, Slot.Timer timer) {
 		this.takesHandoff = takesHandoff;
 		this.granted = granted;
 		this.deadlineNanos = deadlineNanos;

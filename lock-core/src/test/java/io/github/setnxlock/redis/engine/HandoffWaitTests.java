@@ -89,10 +89,11 @@ class HandoffWaitTests {
 
 	@Test
 	void anAcquisitionWhoseWaitHasEndedDoesNotWaitForTheHandoffMessage() throws Exception {
-		KeyState state = handedOverAfterAnnouncedRelease("lock:late-async");
+		KeyState state = this.states.retain("lock:late-async");
+		SlotTurn turn = handOverAfterAnnouncedRelease(state);
 		long startNanos = System.nanoTime() - TimeUnit.SECONDS.toNanos(2);
 		AsyncAcquisition acquisition = new AsyncAcquisition(this.loop, this.timer, LockKey.of("lock:", "late-async"),
-				state, "token", Duration.ofSeconds(30), startNanos, TimeUnit.SECONDS.toNanos(1));
+				state, "token", Duration.ofSeconds(30), startNanos, TimeUnit.SECONDS.toNanos(1), turn);
 		assertThat(acquisition.start()).isCompletedWithValue(null);
 		assertThat(this.server.execute("EXISTS", "lock:late-async")).isEqualTo(0L);
 	}
@@ -101,18 +102,20 @@ class HandoffWaitTests {
 	 * Put an owner in the key's slot and a second in line, and release the first as an
 	 * announced release in Redis does: the second owns the slot, to wait for that
 	 * release's message, which nobody sends.
+	 * @return the second's turn
 	 */
-	private KeyState handedOverAfterAnnouncedRelease(String redisKey) throws Exception {
-		KeyState state = this.states.retain(redisKey);
+	private SlotTurn handOverAfterAnnouncedRelease(KeyState state) throws Exception {
 		Object first = new Object();
 		Object second = new Object();
 		assertThat(state.slot.claimAsync(first, System.nanoTime(), false, (task, at) -> null))
-			.isCompletedWithValue(true);
-		CompletableFuture<Boolean> inLine = state.slot.claimAsync(second, Waits.NO_DEADLINE, false, (task, at) -> null);
+			.isCompletedWithValue(SlotTurn.NONE);
+		CompletableFuture<SlotTurn> inLine = state.slot.claimAsync(second, Waits.NO_DEADLINE, false,
+				(task, at) -> null);
 		assertThat(state.slotWaiters()).isEqualTo(1);
 		state.released(first, state.releases.generation());
-		assertThat(inLine.get(10, TimeUnit.SECONDS)).isTrue();
-		return state;
+		SlotTurn turn = inLine.get(10, TimeUnit.SECONDS);
+		assertThat(turn.announced()).isTrue();
+		return turn;
 	}
 
 }

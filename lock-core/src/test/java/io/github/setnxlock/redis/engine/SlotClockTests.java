@@ -17,6 +17,7 @@
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -48,26 +49,26 @@ class SlotClockTests {
 	@Test
 	void aClaimGivesUpAtItsDeadlineNotBeforeAndTheLineBehindItStays() {
 		hold("owner");
-		CompletableFuture<Boolean> impatient = claim("impatient", Duration.ofSeconds(5));
-		CompletableFuture<Boolean> patient = claim("patient", Duration.ofSeconds(60));
+		CompletableFuture<SlotTurn> impatient = claim("impatient", Duration.ofSeconds(5));
+		CompletableFuture<SlotTurn> patient = claim("patient", Duration.ofSeconds(60));
 		this.clock.advance(Duration.ofMillis(4999));
 		assertThat(impatient).isNotDone();
 		this.clock.advance(Duration.ofMillis(1));
-		assertThat(impatient).isCompletedWithValue(false);
+		assertThat(impatient).isCompletedWithValue(null);
 		assertThat(patient).isNotDone();
 		this.state.released("owner", KeyState.NOT_ANNOUNCED);
-		assertThat(patient).isCompletedWithValue(true);
+		assertThat(patient).isCompletedWithValueMatching(Objects::nonNull, "granted");
 	}
 
 	@Test
 	void theFirstInLineTakesTheSlotOnceTheOwnersLeaseHasPassedThoughTheOwnerNeverLetGo() {
 		Hold owner = hold("owner");
-		CompletableFuture<Boolean> first = claim("first", null);
-		CompletableFuture<Boolean> second = claim("second", null);
+		CompletableFuture<SlotTurn> first = claim("first", null);
+		CompletableFuture<SlotTurn> second = claim("second", null);
 		this.clock.advance(Duration.ofNanos(owner.lease().deadlineNanos() - this.clock.read() - 1));
 		assertThat(first).isNotDone();
 		this.clock.advance(Duration.ofNanos(1));
-		assertThat(first).isCompletedWithValue(true);
+		assertThat(first).isCompletedWithValueMatching(Objects::nonNull, "granted");
 		// Only the first in line looks at the owner's lease; the others wait their turn.
 		assertThat(second).isNotDone();
 		assertThat(this.state.slotWaiters()).isOne();
@@ -76,12 +77,12 @@ class SlotClockTests {
 	@Test
 	void oneWatchOnTheOwnersLeaseServesTheLineAcrossHandOvers() {
 		hold("owner");
-		CompletableFuture<Boolean> first = claim("first", null);
-		CompletableFuture<Boolean> second = claim("second", null);
+		CompletableFuture<SlotTurn> first = claim("first", null);
+		CompletableFuture<SlotTurn> second = claim("second", null);
 		assertThat(this.clock.schedules()).isOne();
 		this.clock.advance(Duration.ofSeconds(10));
 		this.state.released("owner", KeyState.NOT_ANNOUNCED);
-		assertThat(first).isCompletedWithValue(true);
+		assertThat(first).isCompletedWithValueMatching(Objects::nonNull, "granted");
 		hold("first");
 		// The new owner's lease ends later than the watch already set: none is added.
 		assertThat(this.clock.schedules()).isOne();
@@ -92,14 +93,14 @@ class SlotClockTests {
 		assertThat(second).isNotDone();
 		assertThat(this.clock.schedules()).isEqualTo(2);
 		this.clock.advance(Duration.ofSeconds(10));
-		assertThat(second).isCompletedWithValue(true);
+		assertThat(second).isCompletedWithValueMatching(Objects::nonNull, "granted");
 	}
 
 	@Test
 	void aRedisFoundUnreachableSendsTheWholeLineAwayWithTheEvidence() {
 		hold("owner");
-		CompletableFuture<Boolean> first = claim("first", Duration.ofSeconds(60));
-		CompletableFuture<Boolean> second = claim("second", null);
+		CompletableFuture<SlotTurn> first = claim("first", Duration.ofSeconds(60));
+		CompletableFuture<SlotTurn> second = claim("second", null);
 		IllegalStateException evidence = new IllegalStateException("connection refused");
 		this.unreachable.set(evidence);
 		this.state.slot.redisUnreachable();
@@ -115,7 +116,7 @@ class SlotClockTests {
 	 */
 	private Hold hold(Object owner) {
 		if (this.state.slot.waiters() == 0 && this.state.holds().isEmpty()) {
-			assertThat(claim(owner, Duration.ZERO)).isCompletedWithValue(true);
+			assertThat(claim(owner, Duration.ZERO)).isCompletedWithValueMatching(Objects::nonNull, "granted");
 		}
 		Hold hold = new Hold(owner, LockKey.of("lock:", "k"), "", this.state,
 				new Lease("token-" + owner, Lease.NOT_DRAWN, this.clock.read(), LEASE.toMillis()), true,
@@ -127,7 +128,7 @@ class SlotClockTests {
 	/**
 	 * Claim the slot with a wait, or none ({@code null}).
 	 */
-	private CompletableFuture<Boolean> claim(Object owner, Duration wait) {
+	private CompletableFuture<SlotTurn> claim(Object owner, Duration wait) {
 		long deadline = (wait != null) ? this.clock.read() + wait.toNanos() : Waits.NO_DEADLINE;
 		return this.state.slot.claimAsync(owner, deadline, false, this.clock);
 	}
