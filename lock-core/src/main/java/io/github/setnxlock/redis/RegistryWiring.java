@@ -29,8 +29,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.redis.engine.EngineSettings;
-import io.github.setnxlock.redis.engine.HolderIdentity;
 import io.github.setnxlock.redis.engine.LockEngine;
+import io.github.setnxlock.redis.engine.OwnerTokens;
 import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.QuorumReleaseMessages;
 import io.github.setnxlock.redis.gateway.RedisCall;
@@ -147,7 +147,7 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 				settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
 				protocolName, settings.localHandoff().enabled(), settings.localHandoff().maxHandoffs(),
 				settings.localHandoff().maxTime(),
-				settings.holderIdentity() ? HolderIdentity.processPrefix(settings.applicationName()) : null);
+				settings.holderIdentity() ? OwnerTokens.processPrefix(settings.applicationName()) : null);
 	}
 
 	/**

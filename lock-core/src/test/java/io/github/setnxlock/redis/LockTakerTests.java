@@ -66,6 +66,10 @@ class LockTakerTests {
 
 	@BeforeEach
 	void captureTheEngineLog() {
+		// While another test class of the JVM still initialises logging, SLF4J hands out
+		// a stand-in logger that takes no appender.
+		await("logback initialised").atMost(Duration.ofSeconds(10))
+			.until(() -> LoggerFactory.getLogger(LockTakerTests.class) instanceof Logger);
 		this.logger = (Logger) LoggerFactory.getLogger("io.github.setnxlock.redis.engine.LockEvents");
 		this.appender.start();
 		this.logger.addAppender(this.appender);

@@ -34,7 +34,7 @@ import java.time.Duration;
  * @param maxLocalHandoffTime how long local hand-offs go on at most once another
  * registry's waiter is known
  * @param holderPrefix the process's part of the holder named in owner tokens (see
- * {@link HolderIdentity}), or {@code null} to name none
+ * {@link OwnerTokens}), or {@code null} to name none
  * @author setnx-lock authors
  */
 public record EngineSettings(Duration leaseTime, boolean renewal, Duration maxHold, String releaseChannel,

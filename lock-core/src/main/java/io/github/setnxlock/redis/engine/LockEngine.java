@@ -267,7 +267,7 @@ public final class LockEngine implements AutoCloseable {
 
 	/** Read who holds a lock now, as its owner token names it, for messages. */
 	CompletableFuture<String> holder(LockKey key) {
-		return this.commands.ownerToken(key).thenApply(HolderIdentity::of);
+		return this.commands.ownerToken(key).thenApply(OwnerTokens::holderOf);
 	}
 
 	/**

@@ -282,7 +282,7 @@ final class LockEvents implements AutoCloseable {
 			return;
 		}
 		owner.orTimeout(TAKER_WAIT_MILLIS, TimeUnit.MILLISECONDS).whenComplete((token, failure) -> {
-			String taker = (failure == null) ? HolderIdentity.of(token) : null;
+			String taker = (failure == null) ? OwnerTokens.holderOf(token) : null;
 			if (taker != null) {
 				logger.warn("Lock " + quoted(event.key(), event.name()) + " lost by thread '" + event.holder()
 						+ "' is held by " + taker + " now");

@@ -15,20 +15,35 @@
  */
 package io.github.setnxlock.redis.engine;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Owner tokens for the token protocol: 128 random bits drawn once per registry from
  * {@link SecureRandom}, then a counter, so every acquisition writes a value no other
- * client can guess or repeat; with a {@link HolderIdentity} before them unless the
- * registry was told not to name its holders. Tokens are secrets of the holder and are
- * never logged.
+ * client can guess or repeat. Tokens are secrets of the holder and are never logged.
+ * <p>
+ * Unless the registry was told not to, a token names its holder, so that an operator
+ * reads it with {@code redis-cli GET} and it costs no command of its own:
+ * {@code <holder>;<secret>}, where the holder is {@code [application@]host/pid/thread}.
+ * The holder keeps to letters, digits and {@code . _ - @ /}, so the token has no space
+ * (the timestamp protocol's owner key separates it from the value with one), no {@code ;}
+ * of its own and no {@code !} (a waiter's mark). After a local hand-off the token, and so
+ * the thread named in it, is the first holder's.
  *
  * @author setnx-lock authors
  */
-final class OwnerTokens {
+public final class OwnerTokens {
+
+	private static final int MAX_PART = 64;
+
+	/** A named token of this library, possibly marked by a waiter. */
+	private static final Pattern OURS = Pattern.compile("([A-Za-z0-9._@/-]+);[0-9a-f]+:[0-9a-f]+!?");
 
 	private final String processPrefix;
 
@@ -38,14 +53,81 @@ final class OwnerTokens {
 
 	/**
 	 * Create the tokens of a registry.
-	 * @param processPrefix what {@link HolderIdentity#processPrefix} gave, or
-	 * {@code null} to name no holder
+	 * @param processPrefix what {@link #processPrefix} gave, or {@code null} to name no
+	 * holder
 	 */
 	OwnerTokens(String processPrefix) {
 		byte[] random = new byte[16];
 		new SecureRandom().nextBytes(random);
 		this.processPrefix = processPrefix;
 		this.secret = HexFormat.of().formatHex(random) + ":";
+	}
+
+	/**
+	 * Return the part of every holder's identity that this process shares:
+	 * {@code [application@]host/pid}.
+	 * @param applicationName the application's name, or {@code null}
+	 * @return the prefix
+	 */
+	public static String processPrefix(String applicationName) {
+		String host = hostName();
+		String prefix = clean(host) + "/" + ProcessHandle.current().pid();
+		return (applicationName != null && !applicationName.isBlank()) ? clean(applicationName) + "@" + prefix : prefix;
+	}
+
+	/**
+	 * Return the holder an owner token names.
+	 * @param ownerToken a token as stored in Redis, possibly marked by a waiter
+	 * @return the holder, or {@code null} when the token names none (written without
+	 * identity, or by another client)
+	 */
+	public static String holderOf(String ownerToken) {
+		if (ownerToken == null) {
+			return null;
+		}
+		// Only a token of this library's form: another client's value before a ';' could
+		// be anything, personal data included.
+		Matcher token = OURS.matcher(ownerToken);
+		return token.matches() ? token.group(1) : null;
+	}
+
+	static String thread(String processPrefix, Thread thread) {
+		return processPrefix + "/" + clean(thread.getName());
+	}
+
+	/**
+	 * Keep a name to the characters a token may hold, and to a length that keeps every
+	 * command short.
+	 */
+	static String clean(String name) {
+		StringBuilder cleaned = new StringBuilder(Math.min(name.length(), MAX_PART));
+		for (int i = 0; i < name.length() && cleaned.length() < MAX_PART; i++) {
+			char c = name.charAt(i);
+			boolean kept = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.'
+					|| c == '_' || c == '-';
+			cleaned.append(kept ? c : '-');
+		}
+		return (cleaned.length() > 0) ? cleaned.toString() : "-";
+	}
+
+	/**
+	 * Return this machine's name without asking DNS when the environment says it, since a
+	 * misconfigured resolver can take seconds.
+	 */
+	private static String hostName() {
+		String fromEnvironment = System.getenv("HOSTNAME");
+		if (fromEnvironment == null || fromEnvironment.isBlank()) {
+			fromEnvironment = System.getenv("COMPUTERNAME");
+		}
+		if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+			return fromEnvironment;
+		}
+		try {
+			return InetAddress.getLocalHost().getHostName();
+		}
+		catch (UnknownHostException ex) {
+			return "unknown-host";
+		}
 	}
 
 	/**
@@ -56,7 +138,7 @@ final class OwnerTokens {
 	 */
 	String next(Thread asker) {
 		String token = this.secret + Long.toHexString(this.sequence.incrementAndGet());
-		return (this.processPrefix != null) ? HolderIdentity.thread(this.processPrefix, asker) + ";" + token : token;
+		return (this.processPrefix != null) ? thread(this.processPrefix, asker) + ";" + token : token;
 	}
 
 	@Override

@@ -25,8 +25,8 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.redis.engine.EngineStats;
-import io.github.setnxlock.redis.engine.HolderIdentity;
 import io.github.setnxlock.redis.engine.LockEngine;
+import io.github.setnxlock.redis.engine.OwnerTokens;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;
@@ -217,7 +217,7 @@ public final class LockOperations {
 	 * the same value (else the owner key is another acquisition's, or stale).
 	 */
 	private String holder(RedisGateway.KeyReading read) {
-		return HolderIdentity.of(this.timestamps ? read.ownerToken() : read.value());
+		return OwnerTokens.holderOf(this.timestamps ? read.ownerToken() : read.value());
 	}
 
 	/**
