@@ -1,0 +1,48 @@
+/*
+ * Copyright 2026 the setnx-lock authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.github.setnxlock;
+
+import java.util.Comparator;
+
+import io.github.setnxlock.test.SharedResources;
+import org.junit.jupiter.api.ClassDescriptor;
+import org.junit.jupiter.api.ClassOrderer;
+import org.junit.jupiter.api.ClassOrdererContext;
+import org.junit.jupiter.api.parallel.ResourceLock;
+
+/**
+ * Hands the test classes that need the machine's cores to themselves
+ * ({@link SharedResources#CORES}) to the workers first, so that their chain, one class
+ * after another, starts with the run and the other classes fill the other workers beside
+ * it; handed out last, the chain ran alone at the end of the run. Set in
+ * {@code junit-platform.properties}.
+ *
+ * @author setnx-lock authors
+ */
+public class CoresFirst implements ClassOrderer {
+
+	@Override
+	public void orderClasses(ClassOrdererContext context) {
+		context.getClassDescriptors().sort(Comparator.comparing((descriptor) -> !needsTheCores(descriptor)));
+	}
+
+	private static boolean needsTheCores(ClassDescriptor descriptor) {
+		return descriptor.findRepeatableAnnotations(ResourceLock.class)
+			.stream()
+			.anyMatch((lock) -> SharedResources.CORES.equals(lock.value()));
+	}
+
+}
