@@ -21,6 +21,8 @@ import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import org.springframework.boot.Banner;
 import org.springframework.boot.SpringApplication;
@@ -43,6 +45,8 @@ import static org.assertj.core.api.Assertions.assertThatException;
  * @author setnx-lock authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ResourceLock(Resources.SYSTEM_OUT)
+@ResourceLock(Resources.SYSTEM_ERR)
 class InvalidDistributedLockFailureAnalyzerTests {
 
 	@RegisterExtension

@@ -32,6 +32,8 @@ import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.endpoint.EndpointAccessResolver;
@@ -63,6 +65,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * @author setnx-lock authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ResourceLock(Resources.SYSTEM_OUT)
+@ResourceLock(Resources.SYSTEM_ERR)
 class LocksEndpointAutoConfigurationTests {
 
 	@RegisterExtension

@@ -48,8 +48,10 @@ import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -74,6 +76,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * @author setnx-lock authors
  */
 @ExtendWith(OutputCaptureExtension.class)
+@ResourceLock(Resources.SYSTEM_OUT)
+@ResourceLock(Resources.SYSTEM_ERR)
 class SetnxLockAutoConfigurationTests {
 
 	@RegisterExtension
