@@ -171,16 +171,13 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		long connections = this.gateway.connectionsOpened();
-		return this.gateway
-			.run(KEEP, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
-					keepArguments(lease, keep, this.releaseChannel))
-			.thenApply((answer) -> switch ((int) keepStatus(key, answer)) {
-				case 1 -> ReleaseResult.RELEASED;
-				case 2 -> ReleaseResult.RELEASED_AND_ANNOUNCED;
-				case 0 -> notOursSince(connections);
-				case 3 -> ReleaseResult.GONE;
-				default -> ReleaseResult.EXPIRED;
-			});
+		return keepAnnounced(key, lease, keep).thenApply((answer) -> switch ((int) keepStatus(key, answer)) {
+			case 1 -> ReleaseResult.RELEASED;
+			case 2 -> ReleaseResult.RELEASED_AND_ANNOUNCED;
+			case 0 -> notOursSince(connections);
+			case 3 -> ReleaseResult.GONE;
+			default -> ReleaseResult.EXPIRED;
+		});
 	}
 
 	/**
@@ -227,10 +224,16 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
 		long sentNanos = System.nanoTime();
-		return this.gateway
-			.run(KEEP, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
-					keepArguments(lease, shorter, this.releaseChannel))
-			.thenApply((answer) -> renewal(key, lease, answer, sentNanos));
+		return keepAnnounced(key, lease, shorter).thenApply((answer) -> renewal(key, lease, answer, sentNanos));
+	}
+
+	/**
+	 * Keep the key for the given time while it is the lease's, announcing it: a release
+	 * that keeps the key, and a shortened lease.
+	 */
+	private CompletableFuture<Object> keepAnnounced(LockKey key, Lease lease, Duration keep) {
+		return this.gateway.run(KEEP, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
+				keepArguments(lease, keep, this.releaseChannel));
 	}
 
 	private static RenewalResult renewal(LockKey key, Lease lease, Object answer, long sentNanos) {

@@ -197,10 +197,16 @@ public final class TokenLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		long connections = this.gateway.connectionsOpened();
-		return this.gateway
-			.run(KEEP, key, List.of(key.redisKey()),
-					List.of(lease.value(), Long.toString(keep.toMillis()), this.releaseChannel))
-			.thenApply((answer) -> releaseResult(key, answer, connections));
+		return keepAnnounced(key, lease, keep).thenApply((answer) -> releaseResult(key, answer, connections));
+	}
+
+	/**
+	 * Let the key expire after the given time while it is the lease's, announcing it if a
+	 * waiter marked it: a release that keeps the key, and a shortened lease.
+	 */
+	private CompletableFuture<Object> keepAnnounced(LockKey key, Lease lease, Duration keep) {
+		return this.gateway.run(KEEP, key, List.of(key.redisKey()),
+				List.of(lease.value(), Long.toString(keep.toMillis()), this.releaseChannel));
 	}
 
 	@Override
@@ -237,15 +243,11 @@ public final class TokenLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
 		long sentNanos = System.nanoTime();
-		return this.gateway
-			.run(KEEP, key, List.of(key.redisKey()),
-					List.of(lease.value(), Long.toString(shorter.toMillis()), this.releaseChannel))
-			.thenApply((answer) -> {
-				long code = code(key, answer);
-				return (code == NOT_OURS || code == GONE) ? RenewalResult.rejected(ReleaseResult.NOT_OURS)
-						: RenewalResult
-							.renewed(new Lease(lease.value(), lease.fencingToken(), sentNanos, shorter.toMillis()));
-			});
+		return keepAnnounced(key, lease, shorter).thenApply((answer) -> {
+			long code = code(key, answer);
+			return (code == NOT_OURS || code == GONE) ? RenewalResult.rejected(ReleaseResult.NOT_OURS) : RenewalResult
+				.renewed(new Lease(lease.value(), lease.fencingToken(), sentNanos, shorter.toMillis()));
+		});
 	}
 
 	/**
