@@ -173,9 +173,8 @@ public final class LockEngine implements AutoCloseable {
 
 	// What the views (ThreadBoundLock, AsyncLockHandle) ask of the engine. A wait is
 	// LeaseLimits.NO_LIMIT_NANOS, 0 for one attempt, or a time; an explicit lease is
-	// never
-	// renewed, none (null) is the registry's, renewed while held when the registry
-	// renews.
+	// never renewed, none (null) is the registry's, renewed while held when the
+	// registry renews.
 
 	/**
 	 * Acquire a lock for an owner (a thread, for the thread-bound view), or take it again
