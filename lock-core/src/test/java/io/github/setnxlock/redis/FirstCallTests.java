@@ -18,29 +18,89 @@ package io.github.setnxlock.redis;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import io.github.setnxlock.LeasedLock;
+import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.SharedResources;
+import io.github.setnxlock.test.TcpProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * The first lock call of a registry made a moment before, in a JVM of its own (this one's
- * Redis client is warm already): a {@code tryLock(200 ms)} on a free key takes the lock,
- * although a client that has just started takes longer than that to connect. The registry
- * starts connecting when it is made, and the call waits for a first connection that is
- * still on its way.
+ * The first lock call of a registry made a moment before: a {@code tryLock(200 ms)} on a
+ * free key takes the lock, although a client that has just started takes longer than that
+ * to connect, and its first commands' answers may come later than that once it has (in a
+ * JVM of its own, whose classes are still to load). The registry starts connecting when
+ * it is made; the call waits for a first connection that is still on its way, and the
+ * registry's first acquisitions wait a while for their answer, whatever else Redis
+ * answered meanwhile.
  *
  * @author setnx-lock authors
  */
-@ResourceLock(SharedResources.CORES)
 class FirstCallTests {
 
+	private static final String KEY = "first-acquisition";
+
+	/** Later than the first call's wait, well within the first answers' wait. */
+	private static final Duration LATE = Duration.ofMillis(600);
+
 	@Test
+	void theFirstAcquisitionWhoseAnswerComesAfterItsWaitAndAfterOtherAnswersTakesAFreeLock() throws Exception {
+		try (RedisServer server = RedisServer.start(); TcpProxy proxy = TcpProxy.start(server)) {
+			loadScripts(server);
+			// The background warm-up's answer comes during the first call's wait (or
+			// before it, on a slow machine), the acquisition's own answer after it.
+			proxy.delayRepliesTo("SCRIPT", Duration.ofMillis(100));
+			proxy.delayRepliesTo(KEY, LATE);
+			try (TestClient client = new TestClient(RedisConnections.create(proxy, Duration.ofSeconds(5)),
+					SetnxLockSettings.defaults(), List.of())) {
+				await().pollInterval(Duration.ofMillis(1))
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> proxy.delayedRequests("SCRIPT") > 0);
+				assertFirstCallTakesTheLock(client, proxy);
+			}
+		}
+	}
+
+	@Test
+	void theFirstAcquisitionOfAWarmRegistryWhoseAnswerComesAfterItsWaitTakesAFreeLock() throws Exception {
+		try (RedisServer server = RedisServer.start(); TcpProxy proxy = TcpProxy.start(server)) {
+			proxy.delayRepliesTo(KEY, LATE);
+			try (TestClient client = new TestClient(RedisConnections.create(proxy, Duration.ofSeconds(5)),
+					SetnxLockSettings.defaults(), List.of())) {
+				client.registry.warmedUp().join();
+				assertFirstCallTakesTheLock(client, proxy);
+			}
+		}
+	}
+
+	private static void assertFirstCallTakesTheLock(TestClient client, TcpProxy proxy) throws InterruptedException {
+		LeasedLock lock = client.registry.obtain(KEY);
+		assertThat(lock.tryLock(Duration.ofMillis(200))).isTrue();
+		assertThat(proxy.delayedRequests(KEY)).isPositive();
+		lock.unlock();
+	}
+
+	/**
+	 * Load the registry's scripts into a server, so that a new registry's warm-up is a
+	 * single {@code SCRIPT EXISTS}.
+	 */
+	private static void loadScripts(RedisServer server) {
+		try (TestClient loader = new TestClient(server, SetnxLockSettings.defaults())) {
+			loader.registry.warmedUp().join();
+		}
+	}
+
+	@Test
+	@ResourceLock(SharedResources.CORES)
 	void theFirstCallOfANewRegistryTakesAFreeLock(@TempDir Path directory) throws Exception {
 		try (RedisServer server = RedisServer.start()) {
 			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

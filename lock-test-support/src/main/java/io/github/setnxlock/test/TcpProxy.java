@@ -23,8 +23,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.time.Duration;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,7 +44,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <li>{@link #loseRepliesTo(String, int)} passes a request on to the server, then closes
  * its connection instead of passing the server's reply back: the command ran, and the
  * client never hears so. A client that reconnects and sends its unanswered commands again
- * (Lettuce's default) makes the server run them twice.
+ * (Lettuce's default) makes the server run them twice;
+ * <li>{@link #delayRepliesTo(String, Duration)} holds the replies on a connection from a
+ * request that holds a text on, as a client slow to read its first answers would look.
  * </ul>
  * {@link #restore()} ends all of them.
  *
@@ -76,6 +79,12 @@ public final class TcpProxy implements AutoCloseable {
 
 	/** Whether a lost reply resets the client's connection rather than closing it. */
 	private volatile boolean resetOnLostReply;
+
+	/** The replies to hold, by what their request holds: for how long. */
+	private final Map<String, Long> replyDelays = new ConcurrentHashMap<>();
+
+	/** How many requests held each text whose replies are held. */
+	private final Map<String, AtomicInteger> delayedRequests = new ConcurrentHashMap<>();
 
 	/** How many replies were lost. */
 	private final AtomicInteger lostReplies = new AtomicInteger();
@@ -182,6 +191,31 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
+	 * Hold the replies on a connection, from the reply to a request that holds a text on
+	 * (and a reply still held for an earlier request), until a while after that request
+	 * passed the proxy. Requests are matched per chunk read from the client, as
+	 * {@link #loseRepliesTo(String, int)} matches them. Several texts can be armed at
+	 * once.
+	 * @param fragment what the request holds
+	 * @param delay how long after the request its reply may pass
+	 */
+	public void delayRepliesTo(String fragment, Duration delay) {
+		this.delayedRequests.putIfAbsent(fragment, new AtomicInteger());
+		this.replyDelays.put(fragment, delay.toNanos());
+	}
+
+	/**
+	 * Return how many requests that hold a text passed since
+	 * {@link #delayRepliesTo(String, Duration)} armed it.
+	 * @param fragment the text
+	 * @return the number of requests, 0 for a text not armed
+	 */
+	public int delayedRequests(String fragment) {
+		AtomicInteger count = this.delayedRequests.get(fragment);
+		return (count != null) ? count.get() : 0;
+	}
+
+	/**
 	 * Return how many replies were lost so far (see {@link #loseRepliesTo}).
 	 * @return the number of connections closed before their reply
 	 */
@@ -212,6 +246,7 @@ public final class TcpProxy implements AutoCloseable {
 			this.repliesToLose.set(0);
 			this.cutAfterLostReply = false;
 			this.resetOnLostReply = false;
+			this.replyDelays.clear();
 			this.flow.notifyAll();
 		}
 	}
@@ -225,6 +260,24 @@ public final class TcpProxy implements AutoCloseable {
 			return false;
 		}
 		return this.repliesToLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0;
+	}
+
+	/**
+	 * Hold the connection's replies until the longest delay armed for a text the request
+	 * holds has passed.
+	 */
+	private void delayReplies(byte[] request, int length, Connection connection) {
+		if (this.replyDelays.isEmpty()) {
+			return;
+		}
+		String text = new String(request, 0, length, StandardCharsets.ISO_8859_1);
+		long now = System.nanoTime();
+		this.replyDelays.forEach((fragment, delay) -> {
+			if (text.contains(fragment)) {
+				connection.holdRepliesUntil(now + delay);
+				this.delayedRequests.get(fragment).incrementAndGet();
+			}
+		});
 	}
 
 	private void awaitFlow() throws InterruptedException {
@@ -275,6 +328,12 @@ public final class TcpProxy implements AutoCloseable {
 			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
 				for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
 					awaitFlow();
+					if (requests) {
+						delayReplies(buffer, read, connection);
+					}
+					else {
+						connection.awaitReplies();
+					}
 					if (requests && losesReply(buffer, read)) {
 						// Armed before the request goes on, so that its reply cannot pass
 						// first.
@@ -318,6 +377,25 @@ public final class TcpProxy implements AutoCloseable {
 
 		/** Whether the next reply on this connection is lost, with the connection. */
 		volatile boolean loseReply;
+
+		/** Until when replies are held ({@link System#nanoTime()}); guarded by this. */
+		private long repliesHeldUntil = System.nanoTime();
+
+		synchronized void holdRepliesUntil(long nanos) {
+			if (nanos - this.repliesHeldUntil > 0) {
+				this.repliesHeldUntil = nanos;
+			}
+		}
+
+		void awaitReplies() throws InterruptedException {
+			long left;
+			synchronized (this) {
+				left = this.repliesHeldUntil - System.nanoTime();
+			}
+			if (left > 0) {
+				Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+			}
+		}
 
 	}
 

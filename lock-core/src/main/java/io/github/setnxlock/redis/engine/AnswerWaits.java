@@ -30,11 +30,16 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * wait goes on as {@link Reachability#openingDeadline} allows: a client that has just
  * started takes longer than a short wait to connect, which is no evidence that Redis is
  * down, and a stalled Redis still ends such a call about a second after it accepted the
- * connection. A wait that ends first is contention when Redis answered during it (this
- * call's attempt found the lock held, or any call of the registry was answered: the wait
- * went by in line behind this application's other calls, or on a slow Redis) and Redis is
- * not known to be unreachable since; otherwise Redis did not answer, which is an error
- * that says why where it is known.
+ * connection. Until an attempt of the registry has been answered, an attempt's answer is
+ * also waited for until {@link Reachability#FIRST_ANSWER_WAIT} after the call began: the
+ * first commands of a client that has just started (classes to load, code not yet
+ * compiled) take longer than a short wait on a busy machine, even after the warm-up's
+ * answer, which is no evidence of contention nor of Redis down. A wait that ends first is
+ * contention when Redis answered during it (this call's attempt found the lock held, or
+ * any call of the registry was answered: the wait went by in line behind this
+ * application's other calls, or on a slow Redis) and Redis is not known to be unreachable
+ * since; otherwise Redis did not answer, which is an error that says why where it is
+ * known.
  *
  * @author setnx-lock authors
  */
@@ -44,25 +49,48 @@ final class AnswerWaits {
 
 	private final Reachability reachability;
 
+	/** Whether an attempt of the registry has been answered. */
+	private volatile boolean attemptAnswered;
+
 	AnswerWaits(LockCommands commands, Reachability reachability) {
 		this.commands = commands;
 		this.reachability = reachability;
 	}
 
 	/**
+	 * Note that Redis answered an attempt of the registry.
+	 */
+	void attemptAnswered() {
+		if (!this.attemptAnswered) {
+			this.attemptAnswered = true;
+		}
+	}
+
+	/**
 	 * Return until when to wait for an attempt's answer once the wait for it has ended:
-	 * later while the first connection is still on its way (ask again then).
+	 * later while the first connection is still on its way (ask again then), or while no
+	 * attempt of the registry has been answered.
 	 * @param startNanos when the call began
 	 * @param deadline the end of the wait for the answer so far
 	 * @param answered whether Redis answered an attempt of this call
 	 * @return the new end, or {@code deadline}
 	 */
 	long deadline(long startNanos, long deadline, boolean answered) {
-		if (answered || deadline == Waits.NO_DEADLINE || !this.reachability.isOpening()) {
+		if (answered || deadline == Waits.NO_DEADLINE || !this.reachability.isTracked()) {
 			return deadline;
 		}
-		long opening = this.reachability.openingDeadline(startNanos);
-		return (opening - deadline > 0) ? opening : deadline;
+		long later = deadline;
+		if (this.reachability.isOpening()) {
+			later = latest(later, this.reachability.openingDeadline(startNanos));
+		}
+		if (!this.attemptAnswered) {
+			later = latest(later, startNanos + Reachability.FIRST_ANSWER_WAIT.toNanos());
+		}
+		return later;
+	}
+
+	private static long latest(long one, long other) {
+		return (other - one > 0) ? other : one;
 	}
 
 	/**

@@ -168,6 +168,9 @@ final class AsyncAcquisition {
 	}
 
 	private void answered(long generation, CompletableFuture<Attempt> answer, Attempt attempt, Throwable failure) {
+		if (failure == null) {
+			this.loop.answers.attemptAnswered();
+		}
 		if (this.outcome.isDone()) {
 			// Given up meanwhile: undo what the attempt may have taken.
 			this.loop.undoWhenAnswered(this.key, this.ownerToken, this.lease, answer);

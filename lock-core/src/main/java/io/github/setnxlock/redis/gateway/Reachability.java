@@ -93,6 +93,15 @@ public final class Reachability {
 	}
 
 	/**
+	 * Return whether the gateway's calls feed this state, unlike one made by
+	 * {@link #untracked()}.
+	 * @return whether the state follows one Redis
+	 */
+	public boolean isTracked() {
+		return this.tracked;
+	}
+
+	/**
 	 * Return whether the first connection is still on its way: nothing answered yet, and
 	 * nothing failed in a way that shows Redis unreachable.
 	 * @return whether Redis has not been heard from, nor found out of reach
