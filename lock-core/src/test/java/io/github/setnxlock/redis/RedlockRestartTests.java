@@ -26,6 +26,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 import io.github.setnxlock.LeasedLock;
@@ -51,7 +52,7 @@ import static org.awaitility.Awaitility.await;
  * @author setnx-lock authors
  */
 @TestInstance(Lifecycle.PER_CLASS)
-@ResourceLock(SharedResources.CORES)
+@ResourceLock(value = SharedResources.CORES, mode = ResourceAccessMode.READ)
 class RedlockRestartTests {
 
 	private static final String PREFIX = SetnxLockSettings.defaults().keyPrefix();

@@ -27,9 +27,13 @@ public final class SharedResources {
 
 	/**
 	 * The machine's cores. A class that starts other JVMs or keeps many threads busy
-	 * holds it, so that two such classes never run at once and starve each other's
-	 * processes of the time their leases count on; classes that mostly wait run beside
-	 * them.
+	 * holds it (the default, read-write mode), so that two such classes never run at once
+	 * and starve each other's processes of the time their leases count on. A class that
+	 * uses little of the cores but whose timing such a class would upset (short node
+	 * timeouts, frozen servers) holds it in
+	 * {@link org.junit.jupiter.api.parallel.ResourceAccessMode#READ} mode: several of
+	 * those run beside one another, never beside one of the first kind. Classes that
+	 * mostly wait run beside either.
 	 */
 	public static final String CORES = "setnx-lock.cores";
 

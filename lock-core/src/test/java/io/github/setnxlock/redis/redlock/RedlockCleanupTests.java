@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.ResourceAccessMode;
 import org.junit.jupiter.api.parallel.ResourceLock;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -89,7 +90,7 @@ class RedlockCleanupTests {
 	}
 
 	@Test
-	@ResourceLock(SharedResources.CORES)
+	@ResourceLock(value = SharedResources.CORES, mode = ResourceAccessMode.READ)
 	void aNodesCleanupIsSentAgainUntilTheNodeAnswers() throws Exception {
 		try (RedisNodes nodes = RedisNodes.start(3); Nodes redlock = new Nodes(nodes)) {
 			LockKey key = LockKey.of("lock:", "undone");
@@ -121,7 +122,7 @@ class RedlockCleanupTests {
 	}
 
 	@Test
-	@ResourceLock(SharedResources.CORES)
+	@ResourceLock(value = SharedResources.CORES, mode = ResourceAccessMode.READ)
 	void aNodesCleanupEndsWhenItsRegistryAndConnectionAreClosedNotAtTheEndOfTheLease() throws Exception {
 		try (RedisNodes nodes = RedisNodes.start(3); Nodes redlock = new Nodes(nodes)) {
 			LockKey key = LockKey.of("lock:", "closed");
