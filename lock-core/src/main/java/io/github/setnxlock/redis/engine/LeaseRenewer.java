@@ -297,7 +297,7 @@ final class LeaseRenewer implements AutoCloseable {
 		for (Hold hold : this.watched) {
 			switch (this.schedule.look(hold, now)) {
 				case FORGET -> this.watched.remove(hold);
-				case ABANDONED -> ownerDied(hold);
+				case ABANDONED -> ownerDied(hold, false);
 				case LOST -> lost(hold, Reason.RENEWAL_FAILED);
 				case CAP -> {
 					// Past the limit the hold ends with its lease, reported when it does.
@@ -373,11 +373,13 @@ final class LeaseRenewer implements AutoCloseable {
 	/**
 	 * Stop looking after the hold of an owner that died without releasing it: the lock
 	 * ends with its lease, or at once where the protocol can end it.
+	 * @param hold the hold
+	 * @param endedByStore whether the store found the death and ends the key itself
 	 */
-	void ownerDied(Hold hold) {
+	void ownerDied(Hold hold, boolean endedByStore) {
 		this.watched.remove(hold);
 		if (hold.markLost(Reason.LEASE_ENDED)) {
-			boolean ended = this.commands.endDeadHolder(hold.key, hold.lease());
+			boolean ended = endedByStore || this.commands.endDeadHolder(hold.key, hold.lease());
 			logger
 				.warn("Thread '" + hold.ownerName() + "' died holding lock " + LockEvents.quoted(hold.key(), hold.name)
 						+ (ended ? "; the lock ends now" : "; the lock ends with its lease"));

@@ -311,7 +311,7 @@ public final class LockEngine implements AutoCloseable {
 			for (Hold hold : state.holds()) {
 				if (hold.renewedByWatchdog && !hold.ownerAlive() && !hold.isReleasing()
 						&& hold.lease().value().equals(ownerToken)) {
-					this.renewer.ownerDied(hold);
+					this.renewer.ownerDied(hold, true);
 					return true;
 				}
 			}
