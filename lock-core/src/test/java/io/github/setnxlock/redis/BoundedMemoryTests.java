@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A hundred thousand one-off keys (a million in the {@code soak} profile), each taken and
+ * Thirty thousand one-off keys (a million in the {@code soak} profile), each taken and
  * released once: the registry's per-key state (local slots, holds, renewals) returns to
  * nothing, and what stays in Redis is the fencing counters, every one of them with an
  * expiry. The per-key state does not depend on the protocol, so the timestamp protocol
@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ResourceLock(SharedResources.CORES)
 class BoundedMemoryTests {
 
-	private static final int KEYS = Integer.getInteger("setnx.lock.test.one-off-keys", 100_000);
+	private static final int KEYS = Integer.getInteger("setnx.lock.test.one-off-keys", 30_000);
 
 	private static final int THREADS = 8;
 
