@@ -72,7 +72,14 @@ public final class ReleaseSubscription implements ReleaseMessages, MessageListen
 
 	private volatile RedisMessageListenerContainer container;
 
-	private volatile Thread subscribing;
+	private final Object subscribingLock = new Object();
+
+	/**
+	 * The runner thread starting the container, which {@link #close()} may interrupt;
+	 * guarded by {@link #subscribingLock}, so that an interrupt never reaches the thread
+	 * once it has moved on to another command.
+	 */
+	private Thread subscribing;
 
 	/**
 	 * Create the subscription, not yet subscribed.
@@ -138,18 +145,26 @@ public final class ReleaseSubscription implements ReleaseMessages, MessageListen
 		}
 		subscriber.afterPropertiesSet();
 		this.container = subscriber;
-		this.subscribing = Thread.currentThread();
-		try {
-			if (!this.closed) {
-				subscriber.start();
+		synchronized (this.subscribingLock) {
+			if (this.closed) {
+				return;
 			}
+			this.subscribing = Thread.currentThread();
+		}
+		try {
+			subscriber.start();
 		}
 		catch (RuntimeException ex) {
 			// The container keeps trying; waiters re-check meanwhile.
 			logger.debug("Could not subscribe to lock release channel '" + this.channel + "' yet", ex);
 		}
 		finally {
-			this.subscribing = null;
+			synchronized (this.subscribingLock) {
+				this.subscribing = null;
+			}
+			// An interrupt from close() that came after the start returned is no
+			// concern of the command this runner thread runs next.
+			Thread.interrupted();
 		}
 	}
 
@@ -213,9 +228,10 @@ public final class ReleaseSubscription implements ReleaseMessages, MessageListen
 		}
 		// A subscription that is still connecting to a Redis that does not answer holds
 		// the container's lock: interrupt it, and never let closing wait for long.
-		Thread connecting = this.subscribing;
-		if (connecting != null) {
-			connecting.interrupt();
+		synchronized (this.subscribingLock) {
+			if (this.subscribing != null) {
+				this.subscribing.interrupt();
+			}
 		}
 		Thread stopping = new Thread(() -> {
 			try {
