@@ -50,7 +50,7 @@ class FirstCallTests {
 	private static final String KEY = "first-acquisition";
 
 	/** Later than the first call's wait, well within the first answers' wait. */
-	private static final Duration LATE = Duration.ofMillis(600);
+	private static final Duration LATE = Duration.ofMillis(400);
 
 	@Test
 	void theFirstAcquisitionWhoseAnswerComesAfterItsWaitAndAfterOtherAnswersTakesAFreeLock() throws Exception {

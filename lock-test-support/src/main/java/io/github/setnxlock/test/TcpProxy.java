@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -61,6 +62,8 @@ public final class TcpProxy implements AutoCloseable {
 	private final ServerSocket listener;
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
+
+	private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean cut;
 
@@ -200,13 +203,13 @@ public final class TcpProxy implements AutoCloseable {
 	 * @param delay how long after the request its reply may pass
 	 */
 	public void delayRepliesTo(String fragment, Duration delay) {
-		this.delayedRequests.putIfAbsent(fragment, new AtomicInteger());
+		this.delayedRequests.put(fragment, new AtomicInteger());
 		this.replyDelays.put(fragment, delay.toNanos());
 	}
 
 	/**
 	 * Return how many requests that hold a text passed since
-	 * {@link #delayRepliesTo(String, Duration)} armed it.
+	 * {@link #delayRepliesTo(String, Duration)} last armed it.
 	 * @param fragment the text
 	 * @return the number of requests, 0 for a text not armed
 	 */
@@ -247,6 +250,7 @@ public final class TcpProxy implements AutoCloseable {
 			this.cutAfterLostReply = false;
 			this.resetOnLostReply = false;
 			this.replyDelays.clear();
+			this.connections.forEach(Connection::releaseReplies);
 			this.flow.notifyAll();
 		}
 	}
@@ -313,6 +317,7 @@ public final class TcpProxy implements AutoCloseable {
 				this.sockets.add(client);
 				this.sockets.add(server);
 				Connection connection = new Connection();
+				this.connections.add(connection);
 				pump(client, server, connection, true);
 				pump(server, client, connection, false);
 			}
@@ -364,6 +369,7 @@ public final class TcpProxy implements AutoCloseable {
 				closeQuietly(to);
 				this.sockets.remove(from);
 				this.sockets.remove(to);
+				this.connections.remove(connection);
 			}
 		}, "tcp-proxy-pump");
 		pump.setDaemon(true);
@@ -381,19 +387,34 @@ public final class TcpProxy implements AutoCloseable {
 		/** Until when replies are held ({@link System#nanoTime()}); guarded by this. */
 		private long repliesHeldUntil = System.nanoTime();
 
+		/**
+		 * How many times {@link #releaseReplies()} let held replies go; guarded by this.
+		 */
+		private long releases;
+
 		synchronized void holdRepliesUntil(long nanos) {
 			if (nanos - this.repliesHeldUntil > 0) {
 				this.repliesHeldUntil = nanos;
 			}
 		}
 
-		void awaitReplies() throws InterruptedException {
-			long left;
-			synchronized (this) {
-				left = this.repliesHeldUntil - System.nanoTime();
-			}
-			if (left > 0) {
-				Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+		synchronized void releaseReplies() {
+			this.repliesHeldUntil = System.nanoTime();
+			this.releases++;
+			notifyAll();
+		}
+
+		/**
+		 * Wait until the replies read now may pass: as long as the holds armed so far say
+		 * (a request that comes meanwhile holds the replies after these), or until
+		 * {@link #releaseReplies()}.
+		 */
+		synchronized void awaitReplies() throws InterruptedException {
+			long until = this.repliesHeldUntil;
+			long released = this.releases;
+			for (long left = until - System.nanoTime(); left > 0
+					&& released == this.releases; left = until - System.nanoTime()) {
+				TimeUnit.NANOSECONDS.timedWait(this, left);
 			}
 		}
 

@@ -59,13 +59,13 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * command timeout instead.
  * <p>
  * Two things Redis showed, or did not, change that. While the registry's first connection
- * is still on its way (nothing answered yet, and no connection refused), and until one of
- * its attempts has been answered, a wait that ends before the attempt's answer comes
- * waits on for it, bounded; and a wait that ends before its attempt's answer is
- * contention ({@code null}) when Redis answered during the wait, this attempt or any call
- * of the registry, unless it is known to be unreachable since: then it is a
- * {@link LockAccessException} that says why, even after Redis had answered that the lock
- * was held (see {@link AnswerWaits}).
+ * is still on its way (nothing answered yet, and no connection refused), or until one of
+ * its attempts has been answered while Redis is not known to be unreachable, a wait that
+ * ends before the attempt's answer comes waits on for it, bounded; and a wait that ends
+ * before its attempt's answer is contention ({@code null}) when Redis answered during the
+ * wait, this attempt or any call of the registry, unless it is known to be unreachable
+ * since: then it is a {@link LockAccessException} that says why, even after Redis had
+ * answered that the lock was held (see {@link AnswerWaits}).
  *
  * @author setnx-lock authors
  */

@@ -31,15 +31,15 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * started takes longer than a short wait to connect, which is no evidence that Redis is
  * down, and a stalled Redis still ends such a call about a second after it accepted the
  * connection. Until an attempt of the registry has been answered, an attempt's answer is
- * also waited for until {@link Reachability#FIRST_ANSWER_WAIT} after the call began: the
- * first commands of a client that has just started (classes to load, code not yet
- * compiled) take longer than a short wait on a busy machine, even after the warm-up's
- * answer, which is no evidence of contention nor of Redis down. A wait that ends first is
- * contention when Redis answered during it (this call's attempt found the lock held, or
- * any call of the registry was answered: the wait went by in line behind this
- * application's other calls, or on a slow Redis) and Redis is not known to be unreachable
- * since; otherwise Redis did not answer, which is an error that says why where it is
- * known.
+ * also waited for until {@link Reachability#FIRST_ANSWER_WAIT} after the call began,
+ * unless Redis is known to be unreachable: the first commands of a client that has just
+ * started (classes to load, code not yet compiled) take longer than a short wait on a
+ * busy machine, even after the warm-up's answer, which is no evidence of contention nor
+ * of Redis down. A wait that ends first is contention when Redis answered during it (this
+ * call's attempt found the lock held, or any call of the registry was answered: the wait
+ * went by in line behind this application's other calls, or on a slow Redis) and Redis is
+ * not known to be unreachable since; otherwise Redis did not answer, which is an error
+ * that says why where it is known.
  *
  * @author setnx-lock authors
  */
@@ -83,7 +83,7 @@ final class AnswerWaits {
 		if (this.reachability.isOpening()) {
 			later = latest(later, this.reachability.openingDeadline(startNanos));
 		}
-		if (!this.attemptAnswered) {
+		if (!this.attemptAnswered && this.reachability.unreachable() == null) {
 			later = latest(later, startNanos + Reachability.FIRST_ANSWER_WAIT.toNanos());
 		}
 		return later;

@@ -44,7 +44,8 @@ public final class Reachability {
 	/**
 	 * How long a call waits for the first answer once the client has reached Redis (from
 	 * the last step of the connection it told of); where the client does not tell, from
-	 * the call's start.
+	 * the call's start. Also how long, from its start, an acquisition waits for its
+	 * answer until one of the registry's acquisitions has had one.
 	 */
 	public static final Duration FIRST_ANSWER_WAIT = Duration.ofSeconds(1);
 
