@@ -25,10 +25,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -63,8 +61,6 @@ public final class TcpProxy implements AutoCloseable {
 
 	private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
 
-	private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
-
 	private volatile boolean cut;
 
 	private volatile boolean stalled;
@@ -83,11 +79,7 @@ public final class TcpProxy implements AutoCloseable {
 	/** Whether a lost reply resets the client's connection rather than closing it. */
 	private volatile boolean resetOnLostReply;
 
-	/** The replies to hold, by what their request holds: for how long. */
-	private final Map<String, Long> replyDelays = new ConcurrentHashMap<>();
-
-	/** How many requests held each text whose replies are held. */
-	private final Map<String, AtomicInteger> delayedRequests = new ConcurrentHashMap<>();
+	private final HeldReplies heldReplies = new HeldReplies();
 
 	/** How many replies were lost. */
 	private final AtomicInteger lostReplies = new AtomicInteger();
@@ -203,8 +195,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * @param delay how long after the request its reply may pass
 	 */
 	public void delayRepliesTo(String fragment, Duration delay) {
-		this.delayedRequests.put(fragment, new AtomicInteger());
-		this.replyDelays.put(fragment, delay.toNanos());
+		this.heldReplies.arm(fragment, delay);
 	}
 
 	/**
@@ -214,8 +205,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * @return the number of requests, 0 for a text not armed
 	 */
 	public int delayedRequests(String fragment) {
-		AtomicInteger count = this.delayedRequests.get(fragment);
-		return (count != null) ? count.get() : 0;
+		return this.heldReplies.requests(fragment);
 	}
 
 	/**
@@ -249,8 +239,7 @@ public final class TcpProxy implements AutoCloseable {
 			this.repliesToLose.set(0);
 			this.cutAfterLostReply = false;
 			this.resetOnLostReply = false;
-			this.replyDelays.clear();
-			this.connections.forEach(Connection::releaseReplies);
+			this.heldReplies.clear();
 			this.flow.notifyAll();
 		}
 	}
@@ -264,24 +253,6 @@ public final class TcpProxy implements AutoCloseable {
 			return false;
 		}
 		return this.repliesToLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0;
-	}
-
-	/**
-	 * Hold the connection's replies until the longest delay armed for a text the request
-	 * holds has passed.
-	 */
-	private void delayReplies(byte[] request, int length, Connection connection) {
-		if (this.replyDelays.isEmpty()) {
-			return;
-		}
-		String text = new String(request, 0, length, StandardCharsets.ISO_8859_1);
-		long now = System.nanoTime();
-		this.replyDelays.forEach((fragment, delay) -> {
-			if (text.contains(fragment)) {
-				connection.holdRepliesUntil(now + delay);
-				this.delayedRequests.get(fragment).incrementAndGet();
-			}
-		});
 	}
 
 	private void awaitFlow() throws InterruptedException {
@@ -316,8 +287,7 @@ public final class TcpProxy implements AutoCloseable {
 				}
 				this.sockets.add(client);
 				this.sockets.add(server);
-				Connection connection = new Connection();
-				this.connections.add(connection);
+				Connection connection = new Connection(this.heldReplies.opened());
 				pump(client, server, connection, true);
 				pump(server, client, connection, false);
 			}
@@ -334,10 +304,10 @@ public final class TcpProxy implements AutoCloseable {
 				for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
 					awaitFlow();
 					if (requests) {
-						delayReplies(buffer, read, connection);
+						this.heldReplies.request(buffer, read, connection.replies);
 					}
 					else {
-						connection.awaitReplies();
+						connection.replies.await();
 					}
 					if (requests && losesReply(buffer, read)) {
 						// Armed before the request goes on, so that its reply cannot pass
@@ -369,7 +339,7 @@ public final class TcpProxy implements AutoCloseable {
 				closeQuietly(to);
 				this.sockets.remove(from);
 				this.sockets.remove(to);
-				this.connections.remove(connection);
+				this.heldReplies.closed(connection.replies);
 			}
 		}, "tcp-proxy-pump");
 		pump.setDaemon(true);
@@ -384,38 +354,11 @@ public final class TcpProxy implements AutoCloseable {
 		/** Whether the next reply on this connection is lost, with the connection. */
 		volatile boolean loseReply;
 
-		/** Until when replies are held ({@link System#nanoTime()}); guarded by this. */
-		private long repliesHeldUntil = System.nanoTime();
+		/** The replies held back on this connection. */
+		final HeldReplies.Hold replies;
 
-		/**
-		 * How many times {@link #releaseReplies()} let held replies go; guarded by this.
-		 */
-		private long releases;
-
-		synchronized void holdRepliesUntil(long nanos) {
-			if (nanos - this.repliesHeldUntil > 0) {
-				this.repliesHeldUntil = nanos;
-			}
-		}
-
-		synchronized void releaseReplies() {
-			this.repliesHeldUntil = System.nanoTime();
-			this.releases++;
-			notifyAll();
-		}
-
-		/**
-		 * Wait until the replies read now may pass: as long as the holds armed so far say
-		 * (a request that comes meanwhile holds the replies after these), or until
-		 * {@link #releaseReplies()}.
-		 */
-		synchronized void awaitReplies() throws InterruptedException {
-			long until = this.repliesHeldUntil;
-			long released = this.releases;
-			for (long left = until - System.nanoTime(); left > 0
-					&& released == this.releases; left = until - System.nanoTime()) {
-				TimeUnit.NANOSECONDS.timedWait(this, left);
-			}
+		Connection(HeldReplies.Hold replies) {
+			this.replies = replies;
 		}
 
 	}
