@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.TimestampClock;
@@ -39,6 +38,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * test may fault while it runs: pause a worker, stop or restart the locks' Redis, and so
  * on. When the workers are done it merges their histories, checks them with
  * {@link HistoryChecker}, and reads the witness's counters into a {@link HistoryReport}.
+ * The worker processes are kept for the next run ({@link HistoryWorkers}) once they ended
+ * this one cleanly.
  *
  * @author setnx-lock authors
  */
@@ -48,7 +49,10 @@ final class HistoryRun implements AutoCloseable {
 
 	private final Path directory;
 
-	private final List<Process> processes = new ArrayList<>();
+	private final List<HistoryWorkers.Worker> workers = new ArrayList<>();
+
+	/** Whether the workers ended their runs cleanly and went back to be used again. */
+	private boolean workersGivenBack;
 
 	private HistoryRun(Settings settings, Path directory) {
 		this.settings = settings;
@@ -83,13 +87,13 @@ final class HistoryRun implements AutoCloseable {
 
 	private static HistoryRun start(Settings settings, String locks, RedisServer witness, Path directory) {
 		HistoryRun run = new HistoryRun(settings, directory);
-		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		try {
 			Files.createDirectories(directory);
 			for (int i = 0; i < settings.processes; i++) {
-				List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-XX:TieredStopAtLevel=1",
-						"-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), HistoryWorker.class.getName(),
-						locks, "witness=" + witness.port(), "protocol=" + settings.protocol, "clock=" + settings.clock,
+				HistoryWorkers.Worker worker = HistoryWorkers.take();
+				run.workers.add(worker);
+				worker.run(List.of(locks, "witness=" + witness.port(), "protocol=" + settings.protocol,
+						"clock=" + settings.clock,
 						"clockOffsetMs=" + ((i == 0) ? settings.firstClockOffset.toMillis() : 0),
 						"keys=" + settings.keys, "threads=" + settings.threads, "runMs=" + settings.runTime.toMillis(),
 						"leaseMs=" + settings.lease.toMillis(), "explicitLease=" + settings.explicitLease,
@@ -97,14 +101,11 @@ final class HistoryRun implements AutoCloseable {
 						"workMs=" + ((i == 0 && settings.firstWork != null) ? settings.firstWork : settings.work)
 							.toMillis(),
 						"commandTimeoutMs=" + settings.commandTimeout.toMillis(), "output=" + run.records(i),
-						"name=p" + i, "announce=" + (i == 0 && settings.announceFirst),
+						"log=" + run.log(i), "name=p" + i, "announce=" + (i == 0 && settings.announceFirst),
 						"lock=" + (settings.careless ? "careless"
 								: (settings.asyncInOddProcesses && i % 2 == 1) ? "async" : "library"),
 						"refusing=" + (settings.refusingInEvenProcesses && i % 2 == 0),
 						"lingerMs=" + settings.linger.toMillis(), "lateTokens=" + settings.lateTokens));
-				run.processes.add(new ProcessBuilder(command).redirectErrorStream(true)
-					.redirectOutput(run.log(i).toFile())
-					.start());
 			}
 			for (int i = 0; i < settings.processes; i++) {
 				run.awaitLine(i, "READY", 0, Duration.ofSeconds(60));
@@ -123,7 +124,7 @@ final class HistoryRun implements AutoCloseable {
 	 * @return its process
 	 */
 	Process process(int index) {
-		return this.processes.get(index);
+		return this.workers.get(index).process;
 	}
 
 	/**
@@ -132,7 +133,7 @@ final class HistoryRun implements AutoCloseable {
 	 * @param index the worker's index
 	 */
 	void pause(int index) {
-		ProcessSignals.pause(this.processes.get(index));
+		ProcessSignals.pause(process(index));
 	}
 
 	/**
@@ -140,7 +141,7 @@ final class HistoryRun implements AutoCloseable {
 	 * @param index the worker's index
 	 */
 	void resume(int index) {
-		ProcessSignals.resume(this.processes.get(index));
+		ProcessSignals.resume(process(index));
 	}
 
 	/**
@@ -159,7 +160,7 @@ final class HistoryRun implements AutoCloseable {
 	 */
 	int lossesReported() {
 		int losses = 0;
-		for (int i = 0; i < this.processes.size(); i++) {
+		for (int i = 0; i < this.workers.size(); i++) {
 			losses += countLines(i, "LOST");
 		}
 		return losses;
@@ -171,7 +172,7 @@ final class HistoryRun implements AutoCloseable {
 	 * registries are still up.
 	 */
 	void awaitFinished() {
-		for (int i = 0; i < this.processes.size(); i++) {
+		for (int i = 0; i < this.workers.size(); i++) {
 			awaitLine(i, "FINISHED", 0, Duration.ofSeconds(60));
 		}
 	}
@@ -192,7 +193,7 @@ final class HistoryRun implements AutoCloseable {
 			if (lines.size() > skip) {
 				return lines.get(skip);
 			}
-			if (!this.processes.get(index).isAlive() || System.nanoTime() - deadline > 0) {
+			if (!process(index).isAlive() || System.nanoTime() - deadline > 0) {
 				throw new IllegalStateException("Worker p" + index + " did not print '" + prefix + "':\n" + log);
 			}
 			sleep(5);
@@ -207,20 +208,21 @@ final class HistoryRun implements AutoCloseable {
 	HistoryReport finish(RedisServer witness) {
 		List<HistoryRecord> records = new ArrayList<>();
 		List<String> summaries = new ArrayList<>();
-		for (int i = 0; i < this.processes.size(); i++) {
-			Process process = this.processes.get(i);
+		for (int i = 0; i < this.workers.size(); i++) {
+			String end;
 			try {
-				if (!process.waitFor(this.settings.runTime.toSeconds() + 120, TimeUnit.SECONDS)) {
-					throw new IllegalStateException("Worker p" + i + " did not finish:\n" + log(i, ""));
-				}
+				end = this.workers.get(i).awaitEnd(this.settings.runTime.plusSeconds(120));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				throw new IllegalStateException("Interrupted waiting for worker p" + i, ex);
 			}
 			String log = log(i, "");
-			if (process.exitValue() != 0 || log.contains("Exception in thread")) {
-				throw new IllegalStateException("Worker p" + i + " failed (exit " + process.exitValue() + "):\n" + log);
+			if (end == null) {
+				throw new IllegalStateException("Worker p" + i + " did not finish:\n" + log);
+			}
+			if (!end.equals(HistoryWorkers.DONE) || log.contains("Exception in thread")) {
+				throw new IllegalStateException("Worker p" + i + " failed (" + end + "):\n" + log);
 			}
 			try {
 				for (String line : Files.readAllLines(records(i))) {
@@ -236,6 +238,8 @@ final class HistoryRun implements AutoCloseable {
 				throw new UncheckedIOException(ex);
 			}
 		}
+		this.workers.forEach(HistoryWorkers.Worker::giveBack);
+		this.workersGivenBack = true;
 		List<Witness.Tally> tallies = new ArrayList<>();
 		LettuceConnectionFactory factory = RedisConnections.create(witness, Duration.ofSeconds(10));
 		try {
@@ -279,7 +283,9 @@ final class HistoryRun implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.processes.forEach(Process::destroyForcibly);
+		if (!this.workersGivenBack) {
+			this.workers.forEach(HistoryWorkers.Worker::destroy);
+		}
 	}
 
 	/**

@@ -16,9 +16,13 @@
 
 package io.github.setnxlock.faults;
 
+import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -63,7 +67,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@code announce=true} a thread prints {@code IN <key> <token>} once it has read the
  * counter, so that a test can pause the process in the middle of a critical section.
  * <p>
- * Arguments, as {@code name=value}: {@code port} (or {@code ports}, a comma-separated
+ * A worker runs one run after another, as {@link HistoryWorkers} hands them out, each
+ * from a line of arguments on its standard input: its JVM is warm after the first, but
+ * every run connects anew, with a registry of its own. Arguments, as {@code name=value}:
+ * {@code log} (where the run prints), {@code port} (or {@code ports}, a comma-separated
  * list of independent Redis masters that the worker locks on with Redlock, under the
  * token protocol), {@code witness}, {@code protocol}, {@code clock},
  * {@code clockOffsetMs}, {@code keys}, {@code threads}, {@code runMs}, {@code leaseMs},
@@ -101,16 +108,49 @@ public final class HistoryWorker {
 		this.options = options;
 	}
 
-	public static void main(String[] args) throws Exception {
-		Map<String, String> options = new HashMap<>();
-		for (String arg : args) {
-			int equals = arg.indexOf('=');
-			if (equals < 1) {
-				throw new IllegalArgumentException("Arguments are name=value, not '" + arg + "'");
+	/**
+	 * Run history runs, one for each line on standard input (its arguments, separated by
+	 * tabs), each printing to the log its {@code log} argument names; print
+	 * {@link HistoryWorkers#DONE} on standard output after each, or
+	 * {@link HistoryWorkers#FAILED} and end when one fails. Ends when standard input
+	 * does.
+	 * @param args none
+	 * @throws IOException if standard input cannot be read
+	 */
+	public static void main(String[] args) throws IOException {
+		PrintStream control = System.out;
+		BufferedReader runs = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+		for (String line = runs.readLine(); line != null; line = runs.readLine()) {
+			Map<String, String> options = new HashMap<>();
+			for (String arg : line.split("\t")) {
+				int equals = arg.indexOf('=');
+				if (equals < 1) {
+					throw new IllegalArgumentException("Arguments are name=value, not '" + arg + "'");
+				}
+				options.put(arg.substring(0, equals), arg.substring(equals + 1));
 			}
-			options.put(arg.substring(0, equals), arg.substring(equals + 1));
+			PrintStream log = new PrintStream(Files.newOutputStream(Path.of(options.get("log"))), true,
+					StandardCharsets.UTF_8);
+			System.setOut(log);
+			System.setErr(log);
+			try {
+				new HistoryWorker(options).run();
+			}
+			catch (Throwable ex) {
+				log.print("Exception in thread \"" + Thread.currentThread().getName() + "\" ");
+				ex.printStackTrace(log);
+				control.println(HistoryWorkers.FAILED + " " + ex);
+				control.flush();
+				System.exit(1);
+			}
+			finally {
+				System.setOut(control);
+				System.setErr(control);
+				log.close();
+			}
+			control.println(HistoryWorkers.DONE);
+			control.flush();
 		}
-		new HistoryWorker(options).run();
 		// Lettuce's threads would keep a JVM whose work is done alive.
 		System.exit(0);
 	}
