@@ -22,13 +22,15 @@ import org.junit.jupiter.api.ClassDescriptor;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.ClassOrdererContext;
 import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.params.ParameterizedClass;
 
 /**
  * Hands the test classes that need the machine's cores to themselves
  * ({@link SharedResources#CORES}) to the workers first, so that their chain, one class
  * after another, starts with the run and the other classes fill the other workers beside
- * it; handed out last, the chain ran alone at the end of the run. Set in
- * {@code junit-platform.properties}.
+ * it; handed out last, the chain ran alone at the end of the run. The parameterized
+ * classes come next: their variants run one after another, so they are the longest of the
+ * others (the Redis contract, about 90 s). Set in {@code junit-platform.properties}.
  *
  * @author setnx-lock authors
  */
@@ -36,7 +38,9 @@ public class CoresFirst implements ClassOrderer {
 
 	@Override
 	public void orderClasses(ClassOrdererContext context) {
-		context.getClassDescriptors().sort(Comparator.comparing((descriptor) -> !needsTheCores(descriptor)));
+		context.getClassDescriptors()
+			.sort(Comparator.comparing((ClassDescriptor descriptor) -> !needsTheCores(descriptor))
+				.thenComparing((descriptor) -> !descriptor.isAnnotated(ParameterizedClass.class)));
 	}
 
 	private static boolean needsTheCores(ClassDescriptor descriptor) {

@@ -52,7 +52,7 @@ import static org.awaitility.Awaitility.await;
  * are enough for every path of the library, and each one of them is needed: without it
  * Redis refuses a command the library sends, and the caller hears it as a clear error
  * rather than a hang or a wrong answer. The contract suite runs as that user in
- * {@link TokenLockAclContractTests} and {@link TimestampLockAclContractTests}.
+ * {@link RedisContractTests} (its variants as a least-privilege ACL user).
  * <p>
  * The registries sign in as the user; only setting up and checking Redis goes through the
  * server's own connection.

@@ -16,27 +16,35 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.TestInstance.Lifecycle;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.test.LockRegistryContractTests;
 import io.github.setnxlock.test.RedisNodes;
 
 /**
- * The registry contract on Redlock over three independent Redis masters (five in
- * {@link RedlockFiveNodeContractTests}): a lock counts as stored when a majority of the
- * nodes holds its key.
+ * The registry contract on Redlock over three independent Redis masters, and over five: a
+ * lock counts as stored when a majority of the nodes holds its key.
  *
  * @author setnx-lock authors
  */
-@TestInstance(Lifecycle.PER_CLASS)
+@ParameterizedClass(name = "{0} nodes")
+@ValueSource(ints = { 3, 5 })
 class RedlockContractTests extends LockRegistryContractTests {
+
+	private static final Map<Integer, RedisNodes> started = new ConcurrentHashMap<>();
+
+	@Parameter
+	int nodeCount;
 
 	private RedisNodes nodes;
 
@@ -44,29 +52,20 @@ class RedlockContractTests extends LockRegistryContractTests {
 
 	private RedlockClient second;
 
-	/**
-	 * Return how many nodes the registries run on.
-	 * @return the number of nodes
-	 */
-	int nodeCount() {
-		return 3;
+	@BeforeParameterizedClassInvocation
+	static void startNodes(int nodeCount) {
+		started.put(nodeCount, RedisNodes.start(nodeCount));
 	}
 
-	@BeforeAll
-	void startNodes() {
-		this.nodes = RedisNodes.start(nodeCount());
+	@AfterParameterizedClassInvocation
+	static void stopNodes(int nodeCount) {
+		RedisNodes nodes = started.remove(nodeCount);
+		if (nodes != null) {
+			nodes.close();
+		}
 	}
 
-	@AfterAll
-	void stopNodes() {
-		this.nodes.close();
-	}
-
-	/**
-	 * Return the nodes of this class.
-	 * @return the nodes
-	 */
-	RedisNodes nodes() {
+	private RedisNodes nodes() {
 		return this.nodes;
 	}
 
@@ -83,6 +82,7 @@ class RedlockContractTests extends LockRegistryContractTests {
 
 	@BeforeEach
 	void connect() {
+		this.nodes = started.get(this.nodeCount);
 		nodes().flushAll();
 		this.first = new RedlockClient(nodes(), settings());
 		this.second = new RedlockClient(nodes(), settings());

@@ -59,18 +59,38 @@ public final class RedisServerExtension
 		Class<?> testClass = context.getRequiredTestClass();
 		RedisServer server;
 		if (AnnotationSupport.isAnnotated(testClass, OnValkey.class)) {
-			server = start(RedisBinary.valkey(), "No Valkey server: set " + RedisBinary.VALKEY_PROPERTY
-					+ " or SETNX_LOCK_VALKEY_SERVER to one (.ci/install-server valkey installs one)");
+			server = startValkey();
 		}
 		else if (AnnotationSupport.isAnnotated(testClass, OnRedis8.class)) {
-			server = start(RedisBinary.redis8(), "No Redis 8.4 or later: set " + RedisBinary.REDIS8_PROPERTY
-					+ " or SETNX_LOCK_REDIS8_SERVER to one (.ci/install-server redis installs one)");
+			server = startRedis8();
 		}
 		else {
 			server = RedisServer.start();
 		}
 		context.getStore(NAMESPACE).put(RedisServer.class, server);
 		this.servers.put(testClass, server);
+	}
+
+	/**
+	 * Start a Valkey server, as for a class marked {@link OnValkey @OnValkey}.
+	 * @return the running server, which the caller closes
+	 * @throws org.opentest4j.TestAbortedException where this machine has no Valkey (an
+	 * error in a strict build, see {@link TestRequirements})
+	 */
+	public static RedisServer startValkey() {
+		return start(RedisBinary.valkey(), "No Valkey server: set " + RedisBinary.VALKEY_PROPERTY
+				+ " or SETNX_LOCK_VALKEY_SERVER to one (.ci/install-server valkey installs one)");
+	}
+
+	/**
+	 * Start a Redis 8.4 or later, as for a class marked {@link OnRedis8 @OnRedis8}.
+	 * @return the running server, which the caller closes
+	 * @throws org.opentest4j.TestAbortedException where this machine has none (an error
+	 * in a strict build, see {@link TestRequirements})
+	 */
+	public static RedisServer startRedis8() {
+		return start(RedisBinary.redis8(), "No Redis 8.4 or later: set " + RedisBinary.REDIS8_PROPERTY
+				+ " or SETNX_LOCK_REDIS8_SERVER to one (.ci/install-server redis installs one)");
 	}
 
 	private static RedisServer start(Optional<Path> binary, String missing) {

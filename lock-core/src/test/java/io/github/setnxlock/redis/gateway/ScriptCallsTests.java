@@ -43,8 +43,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Which path the lock scripts take for a connection factory. Choosing reads only the
  * factory's configuration, so those factories are never started. What each path does
- * against a real Redis is the contract suites' part ({@link TokenLockContractTests} on
- * Lettuce, {@link TokenLockJedisContractTests} on Jedis).
+ * against a real Redis is the contract suite's part
+ * ({@link io.github.setnxlock.redis.RedisContractTests}, on Lettuce and on Jedis).
  *
  * @author setnx-lock authors
  */

@@ -16,6 +16,10 @@
 package io.github.setnxlock.redis;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
@@ -25,7 +29,11 @@ import io.github.setnxlock.test.RedisServerExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.AfterParameterizedClassInvocation;
+import org.junit.jupiter.params.BeforeParameterizedClassInvocation;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -33,62 +41,113 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The behaviour every protocol must show, run against a real {@code redis-server}: the
+ * The behaviour every protocol must show, run against a real server: the
  * registry-agnostic contract, with two registries on one Redis as the two applications,
- * and what only Redis can show (its keys, its scripts, its restarts, its slots).
- * Subclasses choose the protocol; the tests are the same.
+ * and what only Redis can show (its keys, its scripts, its restarts, its slots). It runs
+ * once for each {@link Variant} of protocol, client and server, each on a server of its
+ * own; the tests are the same.
  *
  * @author setnx-lock authors
  */
-abstract class AbstractLockContractTests extends LockRegistryContractTests {
+@ParameterizedClass(name = "{0}")
+@MethodSource("variants")
+class RedisContractTests extends LockRegistryContractTests {
 
-	@RegisterExtension
-	static final RedisServerExtension redis = new RedisServerExtension();
+	private static final Map<Variant, RedisServer> servers = new ConcurrentHashMap<>();
 
-	/** This class's server: subclasses run side by side, each on a server of its own. */
+	@Parameter
+	Variant variant;
+
 	private RedisServer server;
 
 	private TestClient first;
 
 	private TestClient second;
 
+	static List<Variant> variants() {
+		SetnxLockSettings token = SetnxLockSettings.builder().protocol(LockProtocol.TOKEN).build();
+		SetnxLockSettings timestamp = SetnxLockSettings.builder()
+			.protocol(LockProtocol.TIMESTAMP)
+			.timestampUnit(TimestampUnit.MILLISECONDS)
+			.build();
+		return List.of(new Variant("token", token, RedisServer::start, Client.LETTUCE),
+				new Variant("token on Jedis, whose scripts run on the registry's threads", token, RedisServer::start,
+						Client.JEDIS),
+				new Variant("token as a least-privilege ACL user", token, RedisServer::start, Client.ACL_USER),
+				// Released with Valkey's own compare-and-delete, DELIFEQ.
+				new Variant("token on Valkey", token, RedisServerExtension::startValkey, Client.LETTUCE),
+				// Released with DELEX ... IFEQ.
+				new Variant("token on Redis 8.4 or later", token, RedisServerExtension::startRedis8, Client.LETTUCE),
+				new Variant("timestamp in milliseconds", timestamp, RedisServer::start, Client.LETTUCE),
+				new Variant("timestamp on Jedis", timestamp, RedisServer::start, Client.JEDIS),
+				// Still released by a script: it decides on the time and the fencing
+				// counter.
+				new Variant("timestamp on Valkey", timestamp, RedisServerExtension::startValkey, Client.LETTUCE),
+				new Variant("timestamp with keyspace notifications, as a least-privilege ACL user",
+						SetnxLockSettings.builder()
+							.protocol(LockProtocol.TIMESTAMP)
+							.timestampUnit(TimestampUnit.MILLISECONDS)
+							.keyspaceNotifications(true)
+							.build(),
+						RedisServer::start, Client.ACL_USER),
+				// As the documented pattern writes them.
+				new Variant("timestamp in seconds without a key prefix",
+						SetnxLockSettings.builder()
+							.protocol(LockProtocol.TIMESTAMP)
+							.keyPrefix("")
+							.timestampUnit(TimestampUnit.SECONDS)
+							.build(),
+						RedisServer::start, Client.LETTUCE));
+	}
+
+	@BeforeParameterizedClassInvocation
+	static void startServer(Variant variant) {
+		servers.put(variant, variant.server().get());
+	}
+
+	@AfterParameterizedClassInvocation
+	static void stopServer(Variant variant) {
+		RedisServer server = servers.remove(variant);
+		if (server != null) {
+			server.close();
+		}
+	}
+
+	private SetnxLockSettings settings() {
+		return this.variant.settings();
+	}
+
 	/**
-	 * Return the settings under test, protocol included.
-	 * @return the settings
+	 * Set the server up for the clients: before each test's clients are created, and
+	 * again after a test restarts the server, which then has lost everything but its
+	 * command-line configuration.
 	 */
-	protected abstract SetnxLockSettings settings();
+	private void prepareServer(RedisServer server) {
+		if (settings().keyspaceNotifications()) {
+			server.execute("CONFIG", "SET", "notify-keyspace-events", "Kg");
+		}
+		if (this.variant.client() == Client.ACL_USER) {
+			LeastPrivilegeUser.create(server, LeastPrivilegeUser.rules(settings()));
+		}
+	}
 
 	/**
 	 * Return a client whose registry has the settings under test; each test has two. The
 	 * tests check Redis through the server's own connection, not through this client, so
 	 * a client may sign in as a user with fewer rights.
-	 * @param server the server
-	 * @return a new client, which the test closes
 	 */
-	protected TestClient newClient(RedisServer server) {
-		return new TestClient(server, settings());
-	}
-
-	/**
-	 * Set the server up for the clients: called before each test's clients are created,
-	 * and again after a test restarts the server, which then has lost everything but its
-	 * command-line configuration.
-	 * @param server the server
-	 */
-	protected void prepareServer(RedisServer server) {
-	}
-
-	/**
-	 * Check the server once a test's clients are closed, so that what they sent while
-	 * closing counts too.
-	 * @param server the server
-	 */
-	protected void clientsClosed(RedisServer server) {
+	private TestClient newClient(RedisServer server) {
+		return switch (this.variant.client()) {
+			case LETTUCE -> new TestClient(server, settings());
+			case JEDIS -> JedisClients.client(server, settings());
+			case ACL_USER -> LeastPrivilegeUser.client(server, settings());
+		};
 	}
 
 	@BeforeEach
-	void connect(RedisServer server) {
-		this.server = server;
+	void connect() {
+		this.server = servers.get(this.variant);
+		this.server.execute("FLUSHALL");
 		prepareServer(this.server);
 		this.first = newClient(this.server);
 		this.second = newClient(this.server);
@@ -99,7 +158,11 @@ abstract class AbstractLockContractTests extends LockRegistryContractTests {
 		stopThreads();
 		this.first.close();
 		this.second.close();
-		clientsClosed(this.server);
+		if (this.variant.client() == Client.ACL_USER) {
+			// Once the clients are closed, so that what they sent while closing counts
+			// too.
+			assertThat(LeastPrivilegeUser.refusals(this.server)).as("refused by Redis").isEmpty();
+		}
 	}
 
 	@Override
@@ -120,6 +183,14 @@ abstract class AbstractLockContractTests extends LockRegistryContractTests {
 	@Override
 	protected int localKeyCount(LockRegistry registry) {
 		return ((SetnxLockRegistry) registry).localKeyCount();
+	}
+
+	@Override
+	protected Duration shortLease() {
+		// Whole seconds: the stored expiry is now + 1 + 1, so the hold lasts 1 to 2
+		// seconds.
+		return (settings().timestampUnit() == TimestampUnit.SECONDS && settings().protocol() == LockProtocol.TIMESTAMP)
+				? Duration.ofSeconds(1) : super.shortLease();
 	}
 
 	@Override
@@ -206,6 +277,35 @@ abstract class AbstractLockContractTests extends LockRegistryContractTests {
 	 */
 	private boolean exists(String key) {
 		return Long.valueOf(1).equals(this.server.execute("EXISTS", key));
+	}
+
+	/** How the registries under test reach the server. */
+	enum Client {
+
+		LETTUCE, JEDIS,
+
+		/**
+		 * Signed in as a Redis ACL user with only the rights docs/topologies.md lists.
+		 */
+		ACL_USER
+
+	}
+
+	/**
+	 * One way to run the contract.
+	 *
+	 * @param name what it runs on, for the test names
+	 * @param settings the registries' settings, protocol included
+	 * @param server starts the server
+	 * @param client how the registries reach it
+	 */
+	record Variant(String name, SetnxLockSettings settings, Supplier<RedisServer> server, Client client) {
+
+		@Override
+		public String toString() {
+			return this.name;
+		}
+
 	}
 
 }
