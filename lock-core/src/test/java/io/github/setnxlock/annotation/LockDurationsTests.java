@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
- * The durations an annotation names, as start-up reads them.
+ * The durations an annotation names, as start-up reads them, in every format of
+ * {@link DistributedLock} attributes.
  *
  * @author setnx-lock authors
  */
@@ -65,6 +66,64 @@ class LockDurationsTests {
 		public void noLease() {
 		}
 
+	}
+
+	@Test
+	void simpleAndIsoFormatsAreRead() {
+		assertThat(LockDurations.parse("", "waitTime")).isNull();
+		assertThat(LockDurations.parse("  ", "waitTime")).isNull();
+		assertThat(LockDurations.parse("250", "waitTime")).isEqualTo(Duration.ofMillis(250));
+		assertThat(LockDurations.parse("250ms", "waitTime")).isEqualTo(Duration.ofMillis(250));
+		assertThat(LockDurations.parse("5s", "waitTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(LockDurations.parse("5S", "waitTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(LockDurations.parse("2m", "waitTime")).isEqualTo(Duration.ofMinutes(2));
+		assertThat(LockDurations.parse("1h", "waitTime")).isEqualTo(Duration.ofHours(1));
+		assertThat(LockDurations.parse("1d", "waitTime")).isEqualTo(Duration.ofDays(1));
+		assertThat(LockDurations.parse("300us", "waitTime")).isEqualTo(Duration.ofNanos(300_000));
+		assertThat(LockDurations.parse("PT1.5S", "waitTime")).isEqualTo(Duration.ofMillis(1500));
+		assertThat(LockDurations.parse(" 0s ", "waitTime")).isZero();
+	}
+
+	@Test
+	void springsSimpleCompositeAndIsoStylesAreRead() {
+		assertThat(LockDurations.parse("10s", "leaseTime")).isEqualTo(Duration.ofSeconds(10));
+		assertThat(LockDurations.parse("500ms", "leaseTime")).isEqualTo(Duration.ofMillis(500));
+		assertThat(LockDurations.parse("1m", "leaseTime")).isEqualTo(Duration.ofMinutes(1));
+		assertThat(LockDurations.parse("750ns", "leaseTime")).isEqualTo(Duration.ofNanos(750));
+		assertThat(LockDurations.parse("PT5S", "leaseTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(LockDurations.parse("pt5s", "leaseTime")).isEqualTo(Duration.ofSeconds(5));
+		assertThat(LockDurations.parse("P1D", "leaseTime")).isEqualTo(Duration.ofDays(1));
+		assertThat(LockDurations.parse("1h30m", "leaseTime")).isEqualTo(Duration.ofMinutes(90));
+		assertThat(LockDurations.parse("+5s", "leaseTime")).isEqualTo(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void onlyANumberWithoutAUnitIsBare() {
+		assertThat(LockDurations.isBareNumber("5")).isTrue();
+		assertThat(LockDurations.isBareNumber(" 250 ")).isTrue();
+		assertThat(LockDurations.isBareNumber("5ms")).isFalse();
+		assertThat(LockDurations.isBareNumber("PT5S")).isFalse();
+		assertThat(LockDurations.isBareNumber("")).isFalse();
+	}
+
+	@Test
+	void badTextIsRejectedWithTheAttributeName() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("5 seconds", "leaseTime"))
+			.withMessage("leaseTime must be a duration such as '500ms', '5s' or 'PT5S', but was '5 seconds'");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("5y", "leaseTime"))
+			.withMessageContaining("but was '5y'");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("-1s", "holdAtLeast"))
+			.withMessage("holdAtLeast must not be negative, but was '-1s'");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("PT-1S", "waitTime"))
+			.withMessage("waitTime must not be negative, but was 'PT-1S'");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("99999999999999999999s", "waitTime"))
+			.withMessageContaining("must be a duration");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("1.5s", "waitTime"))
+			.withMessage("waitTime must be a duration such as '500ms', '5s' or 'PT5S', but was '1.5s'");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("PT5X", "waitTime"))
+			.withMessageContaining("but was 'PT5X'");
+		assertThatIllegalArgumentException().isThrownBy(() -> LockDurations.parse("-PT5S", "leaseTime"))
+			.withMessage("leaseTime must not be negative, but was '-PT5S'");
 	}
 
 }

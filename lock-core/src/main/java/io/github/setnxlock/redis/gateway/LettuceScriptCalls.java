@@ -16,7 +16,6 @@
 package io.github.setnxlock.redis.gateway;
 
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -31,8 +30,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisConnectionFailureException;
@@ -59,8 +56,6 @@ import org.springframework.data.redis.core.script.RedisScript;
  * @author setnx-lock authors
  */
 final class LettuceScriptCalls implements ScriptCalls {
-
-	private static final Log logger = LogFactory.getLog(LettuceScriptCalls.class);
 
 	private final LettuceConnectionFactory factory;
 
@@ -103,8 +98,8 @@ final class LettuceScriptCalls implements ScriptCalls {
 	@Override
 	public CompletableFuture<Object> run(LockKey key, String action, RedisScript<?> script, List<String> keys,
 			List<String> args) {
-		byte[][] keyBytes = bytes(keys);
-		byte[][] argBytes = bytes(args);
+		byte[][] keyBytes = ScriptPipeline.bytes(keys);
+		byte[][] argBytes = ScriptPipeline.bytes(args);
 		return withCommands(key, action,
 				(commands, answer) -> send(commands, true, key, action, script, keyBytes, argBytes, answer));
 	}
@@ -133,7 +128,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 			try {
 				command.apply(commands).whenComplete((reply, failure) -> {
 					if (failure == null) {
-						answer.complete(normalize(reply));
+						answer.complete(ScriptPipeline.decode(reply));
 					}
 					else {
 						answer.completeExceptionally(failure(key, action, failure));
@@ -221,7 +216,7 @@ final class LettuceScriptCalls implements ScriptCalls {
 				.toCompletableFuture();
 			sent.whenComplete((reply, failure) -> {
 				if (failure == null) {
-					answer.complete(normalize(reply));
+					answer.complete(ScriptPipeline.decode(reply));
 				}
 				else if (bySha && failure instanceof RedisNoScriptException) {
 					// A restarted or flushed Redis: the same connection sends the body.
@@ -252,31 +247,6 @@ final class LettuceScriptCalls implements ScriptCalls {
 
 	static Throwable unwrap(Throwable failure) {
 		return (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause() : failure;
-	}
-
-	private static byte[][] bytes(List<String> values) {
-		byte[][] bytes = new byte[values.size()][];
-		for (int i = 0; i < bytes.length; i++) {
-			bytes[i] = values.get(i).getBytes(StandardCharsets.UTF_8);
-		}
-		return bytes;
-	}
-
-	/**
-	 * Turn the bulk strings of an answer into strings, as the template's serializer does.
-	 */
-	private static Object normalize(Object reply) {
-		if (reply instanceof byte[] bulk) {
-			return new String(bulk, StandardCharsets.UTF_8);
-		}
-		if (reply instanceof List<?> list) {
-			List<Object> normalized = new ArrayList<>(list.size());
-			for (Object element : list) {
-				normalized.add(normalize(element));
-			}
-			return normalized;
-		}
-		return reply;
 	}
 
 	/**

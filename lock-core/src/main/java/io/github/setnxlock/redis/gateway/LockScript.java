@@ -77,14 +77,6 @@ public final class LockScript {
 	}
 
 	/**
-	 * Return the script's name, its last Lua file's: {@code token-release}.
-	 * @return the name
-	 */
-	public String name() {
-		return this.name;
-	}
-
-	/**
 	 * Return the script as Spring Data Redis runs it.
 	 * @return the script
 	 */

@@ -60,7 +60,11 @@ public final class RedisGateway implements AutoCloseable {
 
 	private final CommandRunner runner = new CommandRunner();
 
-	private final ScriptCalls calls;
+	/**
+	 * Chosen on the first call, so that a gateway can be made on a template whose factory
+	 * comes later.
+	 */
+	private volatile ScriptCalls calls;
 
 	private final Reachability reachability = new Reachability();
 
@@ -76,8 +80,7 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	public RedisGateway(StringRedisTemplate redis, List<LockScript> scripts) {
 		this.redis = Objects.requireNonNull(redis, "redis must not be null");
-		this.calls = new ChosenScriptCalls(redis, this.runner);
-		this.scripts = new ScriptLoads(redis, this.runner, this.calls, this.reachability, List.copyOf(scripts));
+		this.scripts = new ScriptLoads(redis, this.runner, this.reachability, List.copyOf(scripts));
 		this.reconnections = new Reconnections(redis);
 	}
 
@@ -88,10 +91,10 @@ public final class RedisGateway implements AutoCloseable {
 	 * @param keys its keys
 	 * @param args its arguments
 	 * @return its answer, to come: a {@link Long}, a {@link String}, {@code null}, or a
-	 * {@link List} of those, which the script's protocol reads (see {@link Replies})
+	 * {@link List} of those, which the script's protocol reads
 	 */
 	public CompletableFuture<Object> run(LockScript script, LockKey key, List<String> keys, List<String> args) {
-		return sent(key, script.action(), () -> this.calls.run(key, script.action(), script.redisScript(), keys, args));
+		return sent(key, script.action(), () -> calls().run(key, script.action(), script.redisScript(), keys, args));
 	}
 
 	/**
@@ -102,7 +105,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return whether the key was set, to come
 	 */
 	public CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis) {
-		return sent(key, "acquire", () -> this.calls.setIfAbsent(key, value, leaseMillis));
+		return sent(key, "acquire", () -> calls().setIfAbsent(key, value, leaseMillis));
 	}
 
 	/**
@@ -119,7 +122,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * come
 	 */
 	public CompletableFuture<Object> deleteIfEquals(LockKey key, String value, String channel, LockScript script) {
-		return sent(key, "release", () -> this.calls.deleteIfEquals(key, value, channel, script.redisScript()));
+		return sent(key, "release", () -> calls().deleteIfEquals(key, value, channel, script.redisScript()));
 	}
 
 	/**
@@ -177,7 +180,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return its value, or {@code null} without a key, to come
 	 */
 	public CompletableFuture<String> value(LockKey key) {
-		return sent(key, "read", () -> this.calls.get(key));
+		return sent(key, "read", () -> calls().get(key));
 	}
 
 	/**
@@ -291,7 +294,27 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return the number of scripts, to come
 	 */
 	public CompletableFuture<Integer> warmUp() {
-		return this.scripts.warmUp(this.reconnections);
+		return this.scripts.warmUp(this.reconnections, () -> calls().connect());
+	}
+
+	/**
+	 * Return the calls chosen for the template, choosing them on the first call; the
+	 * choice is kept once the template has a factory.
+	 */
+	private ScriptCalls calls() {
+		ScriptCalls chosen = this.calls;
+		if (chosen == null) {
+			synchronized (this) {
+				chosen = this.calls;
+				if (chosen == null) {
+					chosen = ScriptCalls.choose(this.redis, this.runner);
+					if (this.redis.getConnectionFactory() != null) {
+						this.calls = chosen;
+					}
+				}
+			}
+		}
+		return chosen;
 	}
 
 	/**
@@ -350,14 +373,14 @@ public final class RedisGateway implements AutoCloseable {
 
 	/**
 	 * Make the subscription to the release channel, not yet subscribed: it subscribes on
-	 * its first {@link ReleaseSubscription#isListening()}.
+	 * its first {@link ReleaseMessages#isListening()}.
 	 * @param channel the release channel
 	 * @param keyspacePattern the keyspace notification pattern of the lock keys (see
 	 * {@link #keyspacePattern}), or {@code null} not to listen to keyspace notifications
 	 * @param listener hears the released keys
 	 * @return the subscription
 	 */
-	public ReleaseSubscription subscribe(String channel, String keyspacePattern, ReleaseListener listener) {
+	public ReleaseMessages subscribe(String channel, String keyspacePattern, ReleaseListener listener) {
 		return new ReleaseSubscription(this.redis, channel, keyspacePattern, listener, this.runner);
 	}
 

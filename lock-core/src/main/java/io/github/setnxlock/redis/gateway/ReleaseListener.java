@@ -16,7 +16,8 @@
 package io.github.setnxlock.redis.gateway;
 
 /**
- * Hears what the {@link ReleaseSubscription} receives. Internal API.
+ * Hears what a release subscription ({@link RedisGateway#subscribe}) receives. Internal
+ * API.
  * <p>
  * Called on the subscription's own thread, one message after the other: an implementation
  * only signals, it never blocks.

@@ -16,8 +16,8 @@
 package io.github.setnxlock.redis.gateway;
 
 /**
- * Where release messages come from: the {@link ReleaseSubscription} of one Redis, or
- * {@link QuorumReleaseMessages} over the nodes of Redlock. Internal API.
+ * Where release messages come from: the subscription of one Redis
+ * ({@link RedisGateway#subscribe}), or all those of the nodes of Redlock. Internal API.
  *
  * @author setnx-lock authors
  */

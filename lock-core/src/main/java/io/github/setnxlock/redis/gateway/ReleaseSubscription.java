@@ -46,7 +46,7 @@ import org.springframework.util.backoff.BackOffExecution;
  *
  * @author setnx-lock authors
  */
-public final class ReleaseSubscription implements ReleaseMessages, MessageListener, SubscriptionListener {
+final class ReleaseSubscription implements ReleaseMessages, MessageListener, SubscriptionListener {
 
 	private static final Log logger = LogFactory.getLog(ReleaseSubscription.class);
 

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -50,17 +51,13 @@ final class ScriptLoads {
 
 	private final CommandRunner runner;
 
-	private final ScriptCalls calls;
-
 	private final Reachability reachability;
 
 	private final List<LockScript> scripts;
 
-	ScriptLoads(StringRedisTemplate redis, CommandRunner runner, ScriptCalls calls, Reachability reachability,
-			List<LockScript> scripts) {
+	ScriptLoads(StringRedisTemplate redis, CommandRunner runner, Reachability reachability, List<LockScript> scripts) {
 		this.redis = redis;
 		this.runner = runner;
-		this.calls = calls;
 		this.reachability = reachability;
 		this.scripts = scripts;
 	}
@@ -69,13 +66,15 @@ final class ScriptLoads {
 	 * Connect and load the scripts in the background.
 	 * @param connections what the gateway hears of the client's connections, which tells
 	 * the reachability the steps of the first one where the client does
+	 * @param connect opens the connection the scripts go out on, and says whether it is
+	 * open (see {@link ScriptCalls#connect()})
 	 * @return the number of scripts, to come; never thrown for Redis's sake
 	 */
-	CompletableFuture<Integer> warmUp(Reconnections connections) {
+	CompletableFuture<Integer> warmUp(Reconnections connections, BooleanSupplier connect) {
 		try {
 			boolean tells = connections.tell(this.reachability);
 			return this.reachability.watch(System.nanoTime(), this.runner.submit(() -> {
-				if (this.calls.connect() && tells) {
+				if (connect.getAsBoolean() && tells) {
 					// Open already, perhaps, so that no connection event came.
 					this.reachability.progressed();
 				}

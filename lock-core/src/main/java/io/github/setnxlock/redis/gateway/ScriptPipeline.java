@@ -154,6 +154,9 @@ final class ScriptPipeline {
 		return keysAndArgs;
 	}
 
+	/**
+	 * Turn the bulk strings of an answer into strings, as the template's serializer does.
+	 */
 	static Object decode(Object answer) {
 		if (answer instanceof byte[] bytes) {
 			return new String(bytes, StandardCharsets.UTF_8);

@@ -19,7 +19,7 @@ import java.util.List;
 
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.LockScript;
-import io.github.setnxlock.redis.gateway.Replies;
+import io.github.setnxlock.redis.protocol.Replies;
 import io.github.setnxlock.redis.protocol.ScriptProtocol;
 
 /**

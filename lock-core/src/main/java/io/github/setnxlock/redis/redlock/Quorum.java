@@ -90,19 +90,6 @@ final class Quorum<T, R> {
 	}
 
 	/**
-	 * Send a call to every node at once and decide on the answers.
-	 * @param names the nodes' names, in node order
-	 * @param timeoutMillis how long a node has to answer
-	 * @param call sends the call to node {@code i}
-	 * @param decision decides on the answers
-	 * @return the decision, to come
-	 */
-	static <T, R> CompletableFuture<R> send(List<String> names, long timeoutMillis,
-			IntFunction<CompletableFuture<T>> call, Decision<T, R> decision) {
-		return open(names, timeoutMillis, call, decision, new LaggingNodes(names.size())).result;
-	}
-
-	/**
 	 * Send a call to every node at once and return the quorum that decides on it.
 	 * @param names the nodes' names, in node order
 	 * @param timeoutMillis how long a node has to answer

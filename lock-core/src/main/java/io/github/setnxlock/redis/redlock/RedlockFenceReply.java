@@ -18,7 +18,7 @@ package io.github.setnxlock.redis.redlock;
 import java.util.List;
 
 import io.github.setnxlock.redis.gateway.LockKey;
-import io.github.setnxlock.redis.gateway.Replies;
+import io.github.setnxlock.redis.protocol.Replies;
 
 /**
  * The answer of one node to a phase of a Redlock fencing draw:

@@ -26,7 +26,7 @@ import java.util.function.Supplier;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;
-import io.github.setnxlock.redis.gateway.Replies;
+import io.github.setnxlock.redis.protocol.Replies;
 import io.github.setnxlock.redis.protocol.Attempt;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.ReleaseResult;

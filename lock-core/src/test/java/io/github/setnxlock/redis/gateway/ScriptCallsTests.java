@@ -100,7 +100,7 @@ class ScriptCallsTests {
 	void aTemplateWithoutAFactoryYetIsChosenForOnItsFirstCall() {
 		StringRedisTemplate template = new StringRedisTemplate();
 		// A registry is made before the template has its factory: that must not throw.
-		assertThatNoException().isThrownBy(() -> new ChosenScriptCalls(template, this.runner));
+		assertThatNoException().isThrownBy(() -> new RedisGateway(template, List.of()).close());
 		assertThat(ScriptCalls.choose(template, this.runner)).isNotInstanceOf(LettuceScriptCalls.class);
 		template.setConnectionFactory(lettuce(LettuceClientConfiguration.builder().build(), true));
 		assertThat(ScriptCalls.choose(template, this.runner)).isInstanceOf(LettuceScriptCalls.class);

@@ -64,8 +64,9 @@ class RedlockCleanupTests {
 			}
 
 		};
-		CompletableFuture<String> decided = Quorum.send(NAMES, 1000, CompletableFuture::completedFuture,
-				throwingCleanup);
+		CompletableFuture<String> decided = Quorum
+			.open(NAMES, 1000, CompletableFuture::completedFuture, throwingCleanup, new LaggingNodes(NAMES.size()))
+			.result();
 		assertThat(decided.get(10, TimeUnit.SECONDS)).isEqualTo("decided");
 	}
 
@@ -84,7 +85,9 @@ class RedlockCleanupTests {
 			}
 
 		};
-		CompletableFuture<String> decided = Quorum.send(NAMES, 1000, CompletableFuture::completedFuture, failing);
+		CompletableFuture<String> decided = Quorum
+			.open(NAMES, 1000, CompletableFuture::completedFuture, failing, new LaggingNodes(NAMES.size()))
+			.result();
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> decided.get(10, TimeUnit.SECONDS))
 			.withRootCauseInstanceOf(IllegalArgumentException.class);
 	}

@@ -13,11 +13,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.setnxlock.redis.gateway;
+package io.github.setnxlock.redis.protocol;
 
 import java.util.List;
 
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.gateway.LockKey;
 
 /**
  * Reads the scripts' answers, and names what they found wrong: every protocol reads its

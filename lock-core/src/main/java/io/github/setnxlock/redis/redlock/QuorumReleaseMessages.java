@@ -13,15 +13,19 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.setnxlock.redis.gateway;
+package io.github.setnxlock.redis.redlock;
 
 import java.util.ArrayList;
 import java.util.List;
 
+import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.gateway.ReleaseListener;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
+
 /**
- * The release messages of Redlock: one {@link ReleaseSubscription} per node, all handing
- * to the same listener, so that a release announced on any node wakes the waiters (a
- * release heard on several nodes only wakes them again). Internal API.
+ * The release messages of Redlock: the subscription of each node, all handing to the same
+ * listener, so that a release announced on any node wakes the waiters (a release heard on
+ * several nodes only wakes them again). Internal API.
  * <p>
  * A waiter relies on messages only while a majority of the subscriptions listen: a holder
  * announces its release on the majority that a waiter marked, and two majorities share a
@@ -31,7 +35,7 @@ import java.util.List;
  */
 public final class QuorumReleaseMessages implements ReleaseMessages {
 
-	private final List<ReleaseSubscription> subscriptions;
+	private final List<ReleaseMessages> subscriptions;
 
 	private final int quorum;
 
@@ -55,7 +59,7 @@ public final class QuorumReleaseMessages implements ReleaseMessages {
 	public boolean isListening() {
 		int listening = 0;
 		// Every node is asked, so that each starts subscribing on the first wait.
-		for (ReleaseSubscription subscription : this.subscriptions) {
+		for (ReleaseMessages subscription : this.subscriptions) {
 			listening += subscription.isListening() ? 1 : 0;
 		}
 		return listening >= this.quorum;
@@ -63,17 +67,17 @@ public final class QuorumReleaseMessages implements ReleaseMessages {
 
 	@Override
 	public boolean listening() {
-		return this.subscriptions.stream().filter(ReleaseSubscription::listening).count() >= this.quorum;
+		return this.subscriptions.stream().filter(ReleaseMessages::listening).count() >= this.quorum;
 	}
 
 	@Override
 	public boolean requested() {
-		return this.subscriptions.stream().anyMatch(ReleaseSubscription::requested);
+		return this.subscriptions.stream().anyMatch(ReleaseMessages::requested);
 	}
 
 	@Override
 	public void close() {
-		for (ReleaseSubscription subscription : this.subscriptions) {
+		for (ReleaseMessages subscription : this.subscriptions) {
 			subscription.close();
 		}
 	}
