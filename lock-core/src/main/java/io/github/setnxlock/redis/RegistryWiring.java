@@ -34,6 +34,7 @@ import io.github.setnxlock.redis.engine.OwnerTokens;
 import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.operator.LockOperations;
 import io.github.setnxlock.redis.protocol.LockCommands;
 import io.github.setnxlock.redis.protocol.ReplicationGuard;
@@ -144,7 +145,7 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 	private static EngineSettings engineSettings(SetnxLockSettings settings, String protocolName) {
 		return new EngineSettings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
 				settings.releaseChannel(),
-				settings.keyspaceNotifications() ? RedisGateway.keyspacePattern(settings.keyPrefix()) : null,
+				settings.keyspaceNotifications() ? ReleaseMessages.keyspacePattern(settings.keyPrefix()) : null,
 				protocolName, settings.localHandoff().enabled(), settings.localHandoff().maxHandoffs(),
 				settings.localHandoff().maxTime(),
 				settings.holderIdentity() ? OwnerTokens.processPrefix(settings.applicationName()) : null);

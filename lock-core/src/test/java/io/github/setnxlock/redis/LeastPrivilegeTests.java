@@ -31,6 +31,7 @@ import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.operator.LockOperations;
 import io.github.setnxlock.redis.timestamp.TimestampLockCommands;
 import io.github.setnxlock.redis.token.TokenLockCommands;
@@ -314,7 +315,7 @@ class LeastPrivilegeTests {
 
 	static Stream<Arguments> subscriptionRights() {
 		return Stream.of(Arguments.of("+subscribe", TOKEN), Arguments.of("+psubscribe", NOTIFIED),
-				Arguments.of("&" + RedisGateway.keyspacePattern("lock:"), NOTIFIED));
+				Arguments.of("&" + ReleaseMessages.keyspacePattern("lock:"), NOTIFIED));
 	}
 
 	@ParameterizedTest(name = "without {0}")

@@ -19,7 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.github.setnxlock.redis.gateway.RedisGateway;
+import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 
@@ -76,7 +76,7 @@ final class LeastPrivilegeUser {
 		rules.add("&" + globEscaped(settings.releaseChannel()));
 		if (settings.keyspaceNotifications()) {
 			// A pattern subscription is allowed only for the very same pattern.
-			rules.add("&" + RedisGateway.keyspacePattern(settings.keyPrefix()));
+			rules.add("&" + ReleaseMessages.keyspacePattern(settings.keyPrefix()));
 		}
 		return rules;
 	}

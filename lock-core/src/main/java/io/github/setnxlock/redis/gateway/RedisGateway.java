@@ -15,22 +15,14 @@
  */
 package io.github.setnxlock.redis.gateway;
 
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import io.github.setnxlock.LockAccessException;
@@ -137,13 +129,8 @@ public final class RedisGateway implements AutoCloseable {
 	public CompletableFuture<List<Object>> runBatch(LockScript script, List<LockKey> locks, int keyCount,
 			List<List<String>> calls) {
 		ReturnType returnType = script.returnsList() ? ReturnType.MULTI : ReturnType.INTEGER;
-		try {
-			return this.reachability.watch(System.nanoTime(), this.runner
-				.submit(() -> ScriptPipeline.run(this.redis, script.redisScript(), returnType, keyCount, calls)));
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
+		return watched(() -> this.runner
+			.submit(() -> ScriptPipeline.run(this.redis, script.redisScript(), returnType, keyCount, calls)));
 	}
 
 	/**
@@ -184,16 +171,6 @@ public final class RedisGateway implements AutoCloseable {
 	}
 
 	/**
-	 * Read a lock key: its type and time to live, and its value if asked and a string.
-	 * @param key the lock
-	 * @param withValue whether to read the value
-	 * @return what Redis holds, to come
-	 */
-	public CompletableFuture<KeyReading> read(LockKey key, boolean withValue) {
-		return read(key, withValue, false);
-	}
-
-	/**
 	 * Read a lock key's type and time to live, its value if asked, and the timestamp
 	 * protocol's owner key if asked, on a command thread.
 	 * @param key the lock key
@@ -202,40 +179,8 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return what the keys hold, to come
 	 */
 	public CompletableFuture<KeyReading> read(LockKey key, boolean withValue, boolean withOwner) {
-		return sent(key, "read", () -> this.runner.submit(
-				() -> RedisCall.run(key, "read", () -> this.redis.execute((RedisCallback<KeyReading>) (connection) -> {
-					byte[] redisKey = key.redisKey().getBytes(StandardCharsets.UTF_8);
-					String type = connection.keyCommands().type(redisKey).code();
-					Long ttl = connection.keyCommands().pTtl(redisKey);
-					String value = null;
-					if (withValue && "string".equals(type)) {
-						value = string(connection.stringCommands().get(redisKey));
-					}
-					String owner = null;
-					if (withOwner) {
-						owner = ownerValue(connection, key);
-					}
-					return new KeyReading(type, (ttl != null) ? ttl : -2, value, owner);
-				}))));
-	}
-
-	/**
-	 * Read the owner key, which only says who holds the lock: a user whose rights do not
-	 * reach it (a least-privilege user of the token protocol's rules) reads no owner.
-	 */
-	private static String ownerValue(RedisConnection connection, LockKey key) {
-		byte[] ownerKey = key.ownerKey().getBytes(StandardCharsets.UTF_8);
-		try {
-			return "string".equals(connection.keyCommands().type(ownerKey).code())
-					? string(connection.stringCommands().get(ownerKey)) : null;
-		}
-		catch (DataAccessException ex) {
-			return null;
-		}
-	}
-
-	private static String string(byte[] raw) {
-		return (raw != null) ? new String(raw, StandardCharsets.UTF_8) : null;
+		return sent(key, "read", () -> this.runner.submit(() -> RedisCall.run(key, "read",
+				() -> this.redis.execute(KeyReads.reading(key, withValue, withOwner)))));
 	}
 
 	/**
@@ -247,32 +192,8 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	public CompletableFuture<List<String>> scan(String pattern, int limit) {
 		LockKey any = LockKey.of("", "scan " + pattern);
-		return sent(any, "list", () -> this.runner.submit(() -> RedisCall.run(any, "list",
-				() -> this.redis.execute((RedisCallback<List<String>>) (connection) -> {
-					ScanOptions options = ScanOptions.scanOptions().match(pattern).count(1000).build();
-					List<String> keys = new ArrayList<>();
-					if (connection instanceof RedisClusterConnection cluster) {
-						for (RedisClusterNode node : cluster.clusterGetNodes()) {
-							if (node.isMaster() && keys.size() < limit) {
-								try (Cursor<byte[]> cursor = cluster.scan(node, options)) {
-									collect(cursor, keys, limit);
-								}
-							}
-						}
-					}
-					else {
-						try (Cursor<byte[]> cursor = connection.keyCommands().scan(options)) {
-							collect(cursor, keys, limit);
-						}
-					}
-					return keys;
-				}))));
-	}
-
-	private static void collect(Cursor<byte[]> cursor, List<String> keys, int limit) {
-		while (keys.size() < limit && cursor.hasNext()) {
-			keys.add(new String(cursor.next(), StandardCharsets.UTF_8));
-		}
+		return sent(any, "list", () -> this.runner
+			.submit(() -> RedisCall.run(any, "list", () -> this.redis.execute(KeyReads.scanning(pattern, limit)))));
 	}
 
 	/**
@@ -332,20 +253,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return its {@code uptime_in_seconds}, to come
 	 */
 	public CompletableFuture<Long> uptimeSeconds() {
-		try {
-			return this.reachability.watch(System.nanoTime(), this.runner.submit(() -> {
-				Properties info = this.redis
-					.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
-				String uptime = (info != null) ? info.getProperty("uptime_in_seconds") : null;
-				if (uptime == null) {
-					throw new IllegalArgumentException("INFO server gave no uptime_in_seconds");
-				}
-				return Long.parseLong(uptime.trim());
-			}));
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
+		return watched(() -> this.runner.submit(() -> this.redis.execute(KeyReads.uptimeSeconds())));
 	}
 
 	/**
@@ -376,29 +284,13 @@ public final class RedisGateway implements AutoCloseable {
 	 * its first {@link ReleaseMessages#isListening()}.
 	 * @param channel the release channel
 	 * @param keyspacePattern the keyspace notification pattern of the lock keys (see
-	 * {@link #keyspacePattern}), or {@code null} not to listen to keyspace notifications
+	 * {@link ReleaseMessages#keyspacePattern}), or {@code null} not to listen to keyspace
+	 * notifications
 	 * @param listener hears the released keys
 	 * @return the subscription
 	 */
 	public ReleaseMessages subscribe(String channel, String keyspacePattern, ReleaseListener listener) {
 		return new ReleaseSubscription(this.redis, channel, keyspacePattern, listener, this.runner);
-	}
-
-	/**
-	 * Return the keyspace notification pattern of every lock key with the given prefix,
-	 * the prefix's glob characters escaped.
-	 * @param keyPrefix the key prefix
-	 * @return the pattern
-	 */
-	public static String keyspacePattern(String keyPrefix) {
-		StringBuilder pattern = new StringBuilder("__keyspace@*__:");
-		for (char c : keyPrefix.toCharArray()) {
-			if ("*?[]\\".indexOf(c) >= 0) {
-				pattern.append('\\');
-			}
-			pattern.append(c);
-		}
-		return pattern.append('*').toString();
 	}
 
 	/**
@@ -416,13 +308,24 @@ public final class RedisGateway implements AutoCloseable {
 	 * {@link #reachability()}.
 	 */
 	private <T> CompletableFuture<T> sent(LockKey key, String action, Supplier<CompletableFuture<T>> call) {
+		return watched(() -> {
+			try {
+				return call.get();
+			}
+			catch (CommandRunner.RedisStalledException ex) {
+				throw new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key()
+						+ "' (Redis key '" + key.redisKey() + "'): Redis is not answering; " + ex.getMessage(), ex);
+			}
+		});
+	}
+
+	/**
+	 * Start a call, and note its outcome in {@link #reachability()}; a refusal to start
+	 * it is a failed answer.
+	 */
+	private <T> CompletableFuture<T> watched(Supplier<CompletableFuture<T>> call) {
 		try {
 			return this.reachability.watch(System.nanoTime(), call.get());
-		}
-		catch (CommandRunner.RedisStalledException ex) {
-			return CompletableFuture
-				.failedFuture(new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key()
-						+ "' (Redis key '" + key.redisKey() + "'): Redis is not answering; " + ex.getMessage(), ex));
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);

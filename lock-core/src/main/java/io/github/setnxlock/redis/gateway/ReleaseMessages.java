@@ -48,4 +48,21 @@ public interface ReleaseMessages extends AutoCloseable {
 	@Override
 	void close();
 
+	/**
+	 * Return the keyspace notification pattern of every lock key with the given prefix,
+	 * the prefix's glob characters escaped.
+	 * @param keyPrefix the key prefix
+	 * @return the pattern
+	 */
+	public static String keyspacePattern(String keyPrefix) {
+		StringBuilder pattern = new StringBuilder("__keyspace@*__:");
+		for (char c : keyPrefix.toCharArray()) {
+			if ("*?[]\\".indexOf(c) >= 0) {
+				pattern.append('\\');
+			}
+			pattern.append(c);
+		}
+		return pattern.append('*').toString();
+	}
+
 }

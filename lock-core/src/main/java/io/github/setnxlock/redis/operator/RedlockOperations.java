@@ -122,7 +122,7 @@ final class RedlockOperations {
 	 * value, and on how many nodes it lives; or of no key
 	 */
 	Reading read(LockKey key) {
-		List<RedisGateway.KeyReading> readings = onEveryNode(key, "read", (gateway) -> gateway.read(key, true));
+		List<RedisGateway.KeyReading> readings = onEveryNode(key, "read", (gateway) -> gateway.read(key, true, false));
 		Map<String, Integer> owners = new HashMap<>();
 		for (RedisGateway.KeyReading reading : readings) {
 			if (reading.value() != null) {
