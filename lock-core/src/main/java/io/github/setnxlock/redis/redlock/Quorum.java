@@ -25,8 +25,6 @@ import java.util.function.IntFunction;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.setnxlock.redis.gateway.RedisCall;
-
 /**
  * One call sent to every Redlock node at once, and the decision its answers lead to. The
  * decision is taken as soon as the answers so far settle it, or when the node timeout
@@ -130,24 +128,23 @@ final class Quorum<T, R> {
 	 * @return the nodes, named
 	 */
 	synchronized String unanswered() {
-		StringBuilder waiting = new StringBuilder();
-		StringBuilder failed = new StringBuilder();
-		for (int i = 0; i < this.answers.length; i++) {
-			if (this.answers[i] == null && this.failures[i] == null) {
-				waiting.append((waiting.length() > 0) ? ", " : "").append(this.names.get(i));
-			}
-			else if (this.failures[i] != null) {
-				failed.append("; ").append(this.names.get(i)).append(' ').append(describe(i));
-			}
-		}
-		int quorum = this.answers.length / 2 + 1;
-		return "no answer yet from the Redis node(s) " + waiting + " (a majority is " + quorum + " of "
-				+ this.answers.length + ")" + failed;
+		return tally().unanswered();
 	}
 
-	private String describe(int node) {
-		return this.timedOut[node] ? this.failures[node].getMessage()
-				: "failed: " + RedisCall.describe(this.failures[node]);
+	/** Called with the lock held. */
+	private Tally<T> tally() {
+		return new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
+	}
+
+	/** Called with the lock held. */
+	private boolean pending(int node) {
+		return this.answers[node] == null && this.failures[node] == null;
+	}
+
+	/** Called with the lock held. */
+	private void markTimedOut(int node, String message) {
+		this.timedOut[node] = true;
+		this.failures[node] = new java.util.concurrent.TimeoutException(message);
 	}
 
 	private void arrived(int node, T answer, Throwable failure) {
@@ -207,10 +204,8 @@ final class Quorum<T, R> {
 				return;
 			}
 			for (int i = 0; i < this.answers.length; i++) {
-				if (this.answers[i] == null && this.failures[i] == null) {
-					this.timedOut[i] = true;
-					this.failures[i] = new java.util.concurrent.TimeoutException(
-							"did not answer within " + this.timeoutMillis + " ms");
+				if (pending(i)) {
+					markTimedOut(i, "did not answer within " + this.timeoutMillis + " ms");
 					this.lagging.timedOut(i);
 				}
 			}
@@ -226,11 +221,11 @@ final class Quorum<T, R> {
 			if (this.decided) {
 				return;
 			}
-			tally = new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
+			tally = tally();
 			try {
 				decidedOutcome = this.decision.decide(tally);
 				if (decidedOutcome == null && onlyLaggingPending()) {
-					tally = new Tally<>(this.names, this.answers.clone(), this.failures.clone(), this.timedOut.clone());
+					tally = tally();
 					decidedOutcome = this.decision.decide(tally);
 				}
 				if (decidedOutcome == null && tally.pending() == 0) {
@@ -275,7 +270,7 @@ final class Quorum<T, R> {
 	private boolean onlyLaggingPending() {
 		boolean any = false;
 		for (int i = 0; i < this.answers.length; i++) {
-			if (this.answers[i] == null && this.failures[i] == null) {
+			if (pending(i)) {
 				if ((this.notWaitedFor & (1L << i)) == 0) {
 					return false;
 				}
@@ -283,10 +278,9 @@ final class Quorum<T, R> {
 			}
 		}
 		for (int i = 0; any && i < this.answers.length; i++) {
-			if (this.answers[i] == null && this.failures[i] == null) {
-				this.timedOut[i] = true;
-				this.failures[i] = new java.util.concurrent.TimeoutException("did not answer within "
-						+ this.timeoutMillis + " ms before and lags behind: not waited for after the others answered");
+			if (pending(i)) {
+				markTimedOut(i, "did not answer within " + this.timeoutMillis
+						+ " ms before and lags behind: not waited for after the others answered");
 			}
 		}
 		return any;

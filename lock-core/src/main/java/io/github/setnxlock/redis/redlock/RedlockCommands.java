@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
@@ -57,29 +56,12 @@ import io.github.setnxlock.redis.token.TokenLockCommands;
  * key that was removed from a node never comes back there, which fencing relies on.</li>
  * </ul>
  * <p>
- * <b>Fencing.</b> No single counter exists, so a token is drawn in two phases: read on
- * every node, while the key is the holder's there, the larger of the node's counter and
- * its clock in microseconds; take one more than the largest of {@code Q} answers; write
- * it on every node, while the key is the holder's and only where it raises the counter;
- * return it once {@code Q} nodes stored it. No later holder's token undercuts an earlier
- * one: an earlier draw's write set and a later draw's read set are majorities, so they
- * share a node; on that node the two holders' keys lived at different times (one value
- * per key, and a key never re-appears on a node after it was removed, since nothing
- * writes it again), and each draw reads and writes inside its own key's life there, so
- * the later draw reads at least the earlier token and returns more. Two draws cannot
- * interleave the other way round on two nodes, since each reads before it writes, so
- * draws are totally ordered. A paused or stale holder cannot draw: it needs its key on a
- * majority, which every later holder's majority intersects.
+ * <b>Fencing.</b> No single counter exists, so a token is drawn in two phases, read on a
+ * majority and written to a majority ({@link RedlockFencing}, which says why tokens still
+ * only increase).
  * <p>
- * <b>Restarts.</b> A node restarted without its data has forgotten the keys of holders
- * that still count on it, and the counters of earlier draws. It counts for no acquisition
- * and no draw until it has been up for the restart delay (the Redis page's delayed
- * restart, {@link RedlockRestarts}), by when every lease it may have held has ended. Its
- * counters stay forgotten: it answers its clock instead, so tokens stay increasing as
- * long as the Redis servers' clocks disagree by less than that delay (seconds, where
- * synchronised clocks disagree by milliseconds); so does a node whose counter outlived
- * its retention. Without the delay a node restarted faster than the clocks disagree could
- * lower a token.
+ * <b>Restarts.</b> A node restarted without its data counts for no acquisition and no
+ * draw until it has been up for the restart delay ({@link RedlockRestarts}).
  *
  * @author setnx-lock authors
  */
@@ -277,49 +259,17 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
-		return this.ends.release(key, lease, (i) -> this.nodes.get(i).release(key, lease),
-				(i) -> this.nodes.get(i).abandon(key, lease.value()));
+		return this.ends.release(key, lease);
 	}
 
-	/**
-	 * Release keeping the key on every node; a node that fails it, or takes the key
-	 * afterwards ({@link RedlockHoldEnds}), is sent what is left of the time to keep.
-	 */
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
-		long keepUntilNanos = System.nanoTime() + keep.toNanos();
-		return this.ends.release(key, lease, (i) -> this.nodes.get(i).releaseKeeping(key, lease, keep), (i) -> {
-			long left = TimeUnit.NANOSECONDS.toMillis(keepUntilNanos - System.nanoTime());
-			return (left > 0) ? this.nodes.get(i).releaseKeeping(key, lease, Duration.ofMillis(left))
-					: this.nodes.get(i).abandon(key, lease.value());
-		});
+		return this.ends.releaseKeeping(key, lease, keep);
 	}
 
-	/**
-	 * Undo an acquisition on every node. {@code true} or {@code false} (whether any node
-	 * deleted the key) only once every node answered; failed while any did not, so that
-	 * the caller sends it again until the lease ends. Each node's answer also ends the
-	 * hold-back of a later attempt's {@code SET} there ({@link RedlockCleanups}). A late
-	 * yes of the acquisition after this is deleted where it lands
-	 * ({@link RedlockHoldEnds}).
-	 */
 	@Override
 	public CompletableFuture<Boolean> abandon(LockKey key, String ownerToken) {
-		this.ends.ended(key, ownerToken, (i) -> this.nodes.get(i).abandon(key, ownerToken));
-		return onEveryNode((i) -> {
-			CompletableFuture<Boolean> abandoned = this.nodes.get(i).abandon(key, ownerToken);
-			this.cleanups.track(i, key, ownerToken, abandoned);
-			return abandoned;
-		}, (tally) -> {
-			if (tally.pending() > 0) {
-				return null;
-			}
-			if (tally.failed() > 0) {
-				throw tally.unreachable(key, "undo an acquisition of",
-						"deleted on " + tally.count(Boolean::booleanValue));
-			}
-			return tally.count(Boolean::booleanValue) > 0;
-		});
+		return this.ends.abandon(key, ownerToken);
 	}
 
 	@Override

@@ -25,8 +25,29 @@ import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.ScriptProtocol;
 
 /**
- * The two-phase fencing draw of {@link RedlockCommands}: read a majority, write one more
- * than the largest to a majority (see there why no later holder's token undercuts it).
+ * The two-phase fencing draw of {@link RedlockCommands}.
+ * <p>
+ * No single counter exists, so a token is drawn in two phases: read on every node, while
+ * the key is the holder's there, the larger of the node's counter and its clock in
+ * microseconds; take one more than the largest of {@code Q} answers; write it on every
+ * node, while the key is the holder's and only where it raises the counter; return it
+ * once {@code Q} nodes stored it. No later holder's token undercuts an earlier one: an
+ * earlier draw's write set and a later draw's read set are majorities, so they share a
+ * node; on that node the two holders' keys lived at different times (one value per key,
+ * and a key never re-appears on a node after it was removed, since nothing writes it
+ * again), and each draw reads and writes inside its own key's life there, so the later
+ * draw reads at least the earlier token and returns more. Two draws cannot interleave the
+ * other way round on two nodes, since each reads before it writes, so draws are totally
+ * ordered. A paused or stale holder cannot draw: it needs its key on a majority, which
+ * every later holder's majority intersects.
+ * <p>
+ * A node restarted without its data has forgotten the counters of earlier draws. It
+ * counts for no draw until it has been up for the restart delay, by when every lease it
+ * may have held has ended, and answers its clock instead, so tokens stay increasing as
+ * long as the Redis servers' clocks disagree by less than that delay (seconds, where
+ * synchronised clocks disagree by milliseconds); so does a node whose counter outlived
+ * its retention. Without the delay a node restarted faster than the clocks disagree could
+ * lower a token.
  *
  * @author setnx-lock authors
  */

@@ -15,6 +15,8 @@
  */
 package io.github.setnxlock.redis.redlock;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,7 @@ import java.util.function.IntFunction;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.ReleaseResult;
+import io.github.setnxlock.redis.token.TokenLockCommands;
 
 /**
  * How a hold of {@link RedlockCommands} ends on every node, not only on the majority its
@@ -90,6 +93,56 @@ final class RedlockHoldEnds {
 	void endOn(int node, LockKey key, String token, long leaseMillis, IntFunction<CompletableFuture<?>> end) {
 		long untilNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
 		this.redlock.cleanups.sendUntil(node, key, token, untilNanos, true, () -> end.apply(node));
+	}
+
+	/**
+	 * Release a hold on every node; a node that fails its part is sent the end again.
+	 */
+	CompletableFuture<ReleaseResult> release(LockKey key, Lease lease) {
+		List<TokenLockCommands> nodes = this.redlock.nodes;
+		return release(key, lease, (i) -> nodes.get(i).release(key, lease),
+				(i) -> nodes.get(i).abandon(key, lease.value()));
+	}
+
+	/**
+	 * Release keeping the key on every node; a node that fails it, or takes the key
+	 * afterwards ({@link RedlockHoldEnds}), is sent what is left of the time to keep.
+	 */
+	CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
+		List<TokenLockCommands> nodes = this.redlock.nodes;
+		long keepUntilNanos = System.nanoTime() + keep.toNanos();
+		return release(key, lease, (i) -> nodes.get(i).releaseKeeping(key, lease, keep), (i) -> {
+			long left = TimeUnit.NANOSECONDS.toMillis(keepUntilNanos - System.nanoTime());
+			return (left > 0) ? nodes.get(i).releaseKeeping(key, lease, Duration.ofMillis(left))
+					: nodes.get(i).abandon(key, lease.value());
+		});
+	}
+
+	/**
+	 * Undo an acquisition on every node. {@code true} or {@code false} (whether any node
+	 * deleted the key) only once every node answered; failed while any did not, so that
+	 * the caller sends it again until the lease ends. Each node's answer also ends the
+	 * hold-back of a later attempt's {@code SET} there ({@link RedlockCleanups}). A late
+	 * yes of the acquisition after this is deleted where it lands
+	 * ({@link RedlockHoldEnds}).
+	 */
+	CompletableFuture<Boolean> abandon(LockKey key, String ownerToken) {
+		List<TokenLockCommands> nodes = this.redlock.nodes;
+		ended(key, ownerToken, (i) -> nodes.get(i).abandon(key, ownerToken));
+		return this.redlock.onEveryNode((i) -> {
+			CompletableFuture<Boolean> abandoned = nodes.get(i).abandon(key, ownerToken);
+			this.redlock.cleanups.track(i, key, ownerToken, abandoned);
+			return abandoned;
+		}, (tally) -> {
+			if (tally.pending() > 0) {
+				return null;
+			}
+			if (tally.failed() > 0) {
+				throw tally.unreachable(key, "undo an acquisition of",
+						"deleted on " + tally.count(Boolean::booleanValue));
+			}
+			return tally.count(Boolean::booleanValue) > 0;
+		});
 	}
 
 	/**

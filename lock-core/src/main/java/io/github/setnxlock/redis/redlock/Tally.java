@@ -132,6 +132,25 @@ final class Tally<T> {
 		return new LockAccessException(key.key(), message.toString(), cause);
 	}
 
+	/**
+	 * Say which nodes an undecided call still waits for, and which failed, for the error
+	 * of a caller whose wait ended first.
+	 */
+	String unanswered() {
+		StringBuilder waiting = new StringBuilder();
+		StringBuilder failed = new StringBuilder();
+		for (int i = 0; i < size(); i++) {
+			if (!answered(i) && !failed(i)) {
+				waiting.append((waiting.length() > 0) ? ", " : "").append(this.names.get(i));
+			}
+			else if (failed(i)) {
+				failed.append("; ").append(this.names.get(i)).append(' ').append(describe(i));
+			}
+		}
+		return "no answer yet from the Redis node(s) " + waiting + " (a majority is " + quorum() + " of " + size() + ")"
+				+ failed;
+	}
+
 	/** Describe how a node failed: timed out, or its error. */
 	String describe(int node) {
 		Throwable failure = this.failures[node];
