@@ -29,7 +29,6 @@ import java.util.function.LongFunction;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
-import io.github.setnxlock.redis.engine.KeyState;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.ReleaseListener;
@@ -67,14 +66,14 @@ final class LockSpace {
 	private final ScheduledThreadPoolExecutor server;
 
 	/** The lock keys, by key. Confined to the space's thread, as the fields below. */
-	private final Map<String, Entry> keys = new HashMap<>();
+	final Map<String, Entry> keys = new HashMap<>();
 
 	private long lastFencingToken;
 
 	private ScheduledFuture<?> ownerWatch;
 
 	/** The engines of the registries on this space, asked whether a holder died. */
-	private final List<LockEngine> engines = new CopyOnWriteArrayList<>();
+	final List<LockEngine> engines = new CopyOnWriteArrayList<>();
 
 	private final List<ReleaseListener> subscribers = new CopyOnWriteArrayList<>();
 
@@ -241,43 +240,6 @@ final class LockSpace {
 			this.ownerWatch.cancel(false);
 			this.ownerWatch = null;
 		}
-	}
-
-	// For tests, which check the space as a test of the Redis registry checks Redis.
-
-	/** Whether a key is held now. */
-	boolean isLocked(String key) {
-		return call((now) -> live(LockKey.of("", key), now) != null).join();
-	}
-
-	/** Return how many lock keys are held now. */
-	int keyCount() {
-		return call((now) -> {
-			this.keys.values().removeIf((entry) -> entry.hasEnded(now));
-			return this.keys.size();
-		}).join();
-	}
-
-	/** Return how many owners of the registries on this space wait for a key. */
-	int waiters(String key) {
-		int waiters = 0;
-		for (LockEngine engine : this.engines) {
-			KeyState state = engine.stats().keyState(key);
-			waiters += (state != null) ? state.waiting() : 0;
-		}
-		return waiters;
-	}
-
-	/** Return how many owners of the registries on this space wait for any key. */
-	int waiterCount() {
-		return this.engines.stream().mapToInt((engine) -> engine.stats().waiting()).sum();
-	}
-
-	/**
-	 * Return how many keys have state in an engine though nobody holds or waits for them.
-	 */
-	int idleKeyCount() {
-		return this.engines.stream().mapToInt((engine) -> engine.stats().idleKeys()).sum();
 	}
 
 	@Override

@@ -60,9 +60,9 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 		// Some tests leave a key held on purpose; what must not stay is state for a key
 		// nobody holds or waits for (one whose lease ended goes at the lease's end).
 		await("state of keys nobody holds or waits for").atMost(Duration.ofSeconds(10))
-			.until(() -> this.first.space().idleKeyCount() == 0);
+			.until(() -> LockSpaces.idleKeyCount(this.first.space()) == 0);
 		await("threads and asynchronous acquisitions in line").atMost(Duration.ofSeconds(10))
-			.until(() -> this.first.space().waiterCount() == 0);
+			.until(() -> LockSpaces.waiterCount(this.first.space()) == 0);
 		this.first.close();
 		this.second.close();
 	}
@@ -79,7 +79,7 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 
 	@Override
 	protected boolean isStored(String key) {
-		return this.first.space().isLocked(key);
+		return LockSpaces.isLocked(this.first.space(), key);
 	}
 
 	@Override
@@ -91,7 +91,7 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 	protected void awaitWaiter(LockRegistry registry, String key) {
 		await("a waiter for " + key).atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(1))
-			.until(() -> this.first.space().waiters(key) > 0);
+			.until(() -> LockSpaces.waiters(this.first.space(), key) > 0);
 	}
 
 	@Test
@@ -169,9 +169,9 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 		holder.lock();
 		CompletableFuture<Optional<LockHandle>> waiting = this.second.obtain("cancelled-at-once")
 			.acquireAsync(Duration.ofSeconds(30), Duration.ofSeconds(30));
-		assertThat(this.first.space().waiters("cancelled-at-once")).isOne();
+		assertThat(LockSpaces.waiters(this.first.space(), "cancelled-at-once")).isOne();
 		assertThat(waiting.cancel(false)).isTrue();
-		assertThat(this.first.space().waiters("cancelled-at-once")).isZero();
+		assertThat(LockSpaces.waiters(this.first.space(), "cancelled-at-once")).isZero();
 		holder.unlock();
 		LeasedLock next = this.second.obtain("cancelled-at-once");
 		assertThat(next.tryLock()).isTrue();
@@ -186,7 +186,8 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 			.acquireAsync(Duration.ofSeconds(30))
 			.orTimeout(200, TimeUnit.MILLISECONDS);
 		assertThat(waiting).failsWithin(Duration.ofSeconds(10));
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.first.space().waiters("async-timeout") == 0);
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> LockSpaces.waiters(this.first.space(), "async-timeout") == 0);
 		holder.unlock();
 		assertThat(holder.isLocked()).isFalse();
 	}
@@ -210,7 +211,7 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 		CompletableFuture<Optional<LockHandle>> async = this.second.obtain("one-line")
 			.acquireAsync(Duration.ofSeconds(30));
 		holder.unlock();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.first.space().waiters("one-line") == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> LockSpaces.waiters(this.first.space(), "one-line") == 1);
 		assertThat(async).isNotDone();
 		release.countDown();
 		assertThat(thread.get(10, TimeUnit.SECONDS)).isTrue();
@@ -251,7 +252,7 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 			lock.unlock();
 			return acquired;
 		});
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.first.space().waiters("dead-holder") == 2);
+		await().atMost(Duration.ofSeconds(10)).until(() -> LockSpaces.waiters(this.first.space(), "dead-holder") == 2);
 		die.countDown();
 		holder.join(10_000);
 		assertThat(holder.isAlive()).isFalse();
@@ -301,9 +302,9 @@ class InMemoryLockRegistryTests extends LockRegistryContractTests {
 		lock.lock();
 		lock.unlock();
 		assertThat(lock.tryLock(Duration.ZERO, shortLease())).isTrue();
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.first.space().keyCount() == 0);
+		await().atMost(Duration.ofSeconds(10)).until(() -> LockSpaces.keyCount(this.first.space()) == 0);
 		assertThatExceptionOfType(LockLostException.class).isThrownBy(lock::unlock);
-		assertThat(this.first.space().keyCount()).isZero();
+		assertThat(LockSpaces.keyCount(this.first.space())).isZero();
 		assertThat(this.first.localKeyCount()).isZero();
 	}
 
