@@ -20,7 +20,6 @@ import java.util.List;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockRegistry;
-import io.github.setnxlock.redis.engine.EngineSettings;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
 
@@ -61,8 +60,8 @@ public final class InMemoryLockRegistry implements LockRegistry, AutoCloseable {
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
 	/** The Redis registry's default local hand-offs: at most 2 in a row, within 5 ms. */
-	private static final EngineSettings SETTINGS = new EngineSettings(LEASE, true, null, "", null, "memory", true, 2,
-			Duration.ofMillis(5), null);
+	private static final LockEngine.Settings SETTINGS = new LockEngine.Settings(LEASE, true, null, "", null, "memory",
+			true, 2, Duration.ofMillis(5), null);
 
 	private final LockSpace space;
 

@@ -28,7 +28,6 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import io.github.setnxlock.LockListener;
-import io.github.setnxlock.redis.engine.EngineSettings;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.engine.OwnerTokens;
 import io.github.setnxlock.redis.gateway.LockScript;
@@ -100,7 +99,7 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 		List<RedisGateway> gateways = nodes.stream().map((node) -> new RedisGateway(node.redis(), scripts)).toList();
 		RedlockCommands commands = new RedlockCommands(names, gateways, settings.nodeTimeout(), settings.restartDelay(),
 				FENCE_RETENTION, settings.releaseChannel());
-		EngineSettings engineSettings = engineSettings(settings,
+		LockEngine.Settings engineSettings = engineSettings(settings,
 				SetnxLockRegistry.protocolName(settings.protocol(), true));
 		LockEngine engine = new LockEngine(commands, (listener) -> new QuorumReleaseMessages(gateways,
 				engineSettings.releaseChannel(), engineSettings.keyspacePattern(), listener), engineSettings,
@@ -142,8 +141,8 @@ record RegistryWiring(List<RedisGateway> gateways, List<String> nodeNames, LockE
 		});
 	}
 
-	private static EngineSettings engineSettings(SetnxLockSettings settings, String protocolName) {
-		return new EngineSettings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
+	private static LockEngine.Settings engineSettings(SetnxLockSettings settings, String protocolName) {
+		return new LockEngine.Settings(settings.leaseTime(), settings.renewal(), settings.maxHold(),
 				settings.releaseChannel(),
 				settings.keyspaceNotifications() ? ReleaseMessages.keyspacePattern(settings.keyPrefix()) : null,
 				protocolName, settings.localHandoff().enabled(), settings.localHandoff().maxHandoffs(),

@@ -33,7 +33,6 @@ import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockListener;
-import io.github.setnxlock.redis.engine.ReleaseSignal;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
@@ -158,7 +157,8 @@ class AsyncLockTests {
 				.filteredOn((thread) -> thread.getKey().getName().startsWith("setnx-lock-async"))
 				.noneSatisfy((thread) -> assertThat(thread.getValue()).anySatisfy(
 						(frame) -> assertThat(frame.getClassName()).isIn("io.github.setnxlock.redis.engine.Slot",
-								ReleaseSignal.class.getName(), "io.github.setnxlock.redis.engine.Waits")));
+								"io.github.setnxlock.redis.engine.LocalHandoff$ReleaseSignal",
+								"io.github.setnxlock.redis.engine.Waits")));
 			holder.release().get(5, TimeUnit.SECONDS);
 			for (CompletableFuture<Optional<LockHandle>> waiter : waiters) {
 				LockHandle handle = waiter.get(10, TimeUnit.SECONDS).orElseThrow();

@@ -18,9 +18,12 @@ package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.engine.PendingAcquisition.AbandonedAcquisitions;
+import io.github.setnxlock.redis.engine.Waits.UnreachableRedis;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.Reachability;
 import io.github.setnxlock.redis.gateway.RedisCall;
@@ -58,14 +61,9 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * the lock). Waits without a time limit, and single attempts, are bounded by the client's
  * command timeout instead.
  * <p>
- * Two things Redis showed, or did not, change that. While the registry's first connection
- * is still on its way (nothing answered yet, and no connection refused), or until one of
- * its attempts has been answered while Redis is not known to be unreachable, a wait that
- * ends before the attempt's answer comes waits on for it, bounded; and a wait that ends
- * before its attempt's answer is contention ({@code null}) when Redis answered during the
- * wait, this attempt or any call of the registry, unless it is known to be unreachable
- * since: then it is a {@link LockAccessException} that says why, even after Redis had
- * answered that the lock was held (see {@link AnswerWaits}).
+ * Two things Redis showed, or did not, change that: the first connection still on its
+ * way, and whether Redis answered during the wait ({@link AnswerWaits}). The pauses
+ * between attempts are a {@link RetryBackoff}'s.
  *
  * @author setnx-lock authors
  */
@@ -93,9 +91,6 @@ final class AcquireLoop {
 
 	private final AbandonedAcquisitions abandoned;
 
-	/**
-	 * How long to wait for an attempt's answer, and what a wait that ends first means.
-	 */
 	final AnswerWaits answers;
 
 	private final boolean reChecksQuickly;
@@ -105,9 +100,6 @@ final class AcquireLoop {
 
 	/**
 	 * Create the loop.
-	 * @param commands the protocol
-	 * @param messages the release subscription
-	 * @param abandoned undoes attempts whose answer never came
 	 * @param handsOffLocally whether releases hand over locally (see
 	 * {@link LocalHandoff})
 	 * @param reachability what the calls have shown of Redis
@@ -125,10 +117,7 @@ final class AcquireLoop {
 	/**
 	 * Return how long to wait for a release message after an attempt that found the key
 	 * held: the holder's remaining lease, when it will announce its release, else the
-	 * next back-off pause.
-	 * @param attempt the attempt's answer
-	 * @param backoff the wait's back-off
-	 * @return the pause, in nanoseconds
+	 * next back-off pause, in nanoseconds.
 	 */
 	long pauseAfter(Attempt attempt, RetryBackoff backoff) {
 		// Asked whatever the protocol, since asking subscribes on the first wait:
@@ -144,10 +133,7 @@ final class AcquireLoop {
 		return backoff.nextPauseNanos(attempt.holderTtlMillis());
 	}
 
-	/**
-	 * Return a new back-off for a wait.
-	 * @return the back-off
-	 */
+	/** Return a new back-off for a wait. */
 	RetryBackoff newBackoff() {
 		return new RetryBackoff(
 				this.reChecksQuickly ? RetryBackoff.SHORT_MAX_PAUSE_NANOS : RetryBackoff.MAX_PAUSE_NANOS);
@@ -186,6 +172,164 @@ final class AcquireLoop {
 				this.abandoned.undo(key, ownerToken, lease);
 			}
 		});
+	}
+
+	/**
+	 * How long an acquisition waits for its attempt's answer once its own wait has ended,
+	 * and what the end of such a wait means, from what the registry's calls have shown of
+	 * Redis ({@link Reachability}).
+	 * <p>
+	 * While the first connection is still on its way (nothing answered, nothing refused)
+	 * the wait goes on as {@link Reachability#openingDeadline} allows: a client that has
+	 * just started takes longer than a short wait to connect, which is no evidence that
+	 * Redis is down, and a stalled Redis still ends such a call about a second after it
+	 * accepted the connection. Until an attempt of the registry has been answered, an
+	 * attempt's answer is also waited for until {@link Reachability#FIRST_ANSWER_WAIT}
+	 * after the call began, unless Redis is known to be unreachable: the first commands
+	 * of a client that has just started (classes to load, code not yet compiled) take
+	 * longer than a short wait on a busy machine, even after the warm-up's answer, which
+	 * is no evidence of contention nor of Redis down. A wait that ends first is
+	 * contention when Redis answered during it (this call's attempt found the lock held,
+	 * or any call of the registry was answered: the wait went by in line behind this
+	 * application's other calls, or on a slow Redis) and Redis is not known to be
+	 * unreachable since; otherwise Redis did not answer, which is an error that says why
+	 * where it is known.
+	 */
+	static final class AnswerWaits {
+
+		private final LockCommands commands;
+
+		private final Reachability reachability;
+
+		/** Whether an attempt of the registry has been answered. */
+		private volatile boolean attemptAnswered;
+
+		AnswerWaits(LockCommands commands, Reachability reachability) {
+			this.commands = commands;
+			this.reachability = reachability;
+		}
+
+		/**
+		 * Note that Redis answered an attempt of the registry.
+		 */
+		void attemptAnswered() {
+			if (!this.attemptAnswered) {
+				this.attemptAnswered = true;
+			}
+		}
+
+		/**
+		 * Return until when to wait for an attempt's answer once the wait for it has
+		 * ended: later while the first connection is still on its way (ask again then),
+		 * or while no attempt of the registry has been answered.
+		 * @param startNanos when the call began
+		 * @param deadline the end of the wait for the answer so far
+		 * @param answered whether Redis answered an attempt of this call
+		 * @return the new end, or {@code deadline}
+		 */
+		long deadline(long startNanos, long deadline, boolean answered) {
+			if (answered || deadline == Waits.NO_DEADLINE || !this.reachability.isTracked()) {
+				return deadline;
+			}
+			long later = deadline;
+			if (this.reachability.isOpening()) {
+				later = latest(later, this.reachability.openingDeadline(startNanos));
+			}
+			if (!this.attemptAnswered && this.reachability.unreachable() == null) {
+				later = latest(later, startNanos + Reachability.FIRST_ANSWER_WAIT.toNanos());
+			}
+			return later;
+		}
+
+		private static long latest(long one, long other) {
+			return (other - one > 0) ? other : one;
+		}
+
+		/**
+		 * Return what a wait that ended before its attempt's answer came means.
+		 * @param startNanos when the call began
+		 * @param answered whether Redis answered an attempt of this call
+		 * @param timeout what ended the wait
+		 * @return {@code null} for contention, else the exception that says Redis did not
+		 * answer
+		 */
+		LockAccessException ended(LockKey key, String ownerToken, long startNanos, boolean answered,
+				Throwable timeout) {
+			Throwable unreachable = this.reachability.unreachable();
+			if (unreachable == null && (answered || this.reachability.answeredSince(startNanos))) {
+				return null;
+			}
+			return unanswered(key, (unreachable != null) ? unreachable : timeout, waitedFor(key, ownerToken));
+		}
+
+		/**
+		 * Say what a wait that ended without an answer waited for, where something is
+		 * known: the silent Redlock nodes, why Redis counts as unreachable, the first
+		 * connection.
+		 */
+		private String waitedFor(LockKey key, String ownerToken) {
+			String nodes = this.commands.unanswered(key, ownerToken);
+			if (nodes != null) {
+				return nodes;
+			}
+			Throwable unreachable = this.reachability.unreachable();
+			if (unreachable != null) {
+				return UnreachableRedis.because(unreachable);
+			}
+			return this.reachability.isOpening() ? "the first connection to Redis was still being opened" : null;
+		}
+
+	}
+
+	/**
+	 * How long a contender sleeps between attempts while someone else holds the lock: a
+	 * short pause that doubles up to a cap, with jitter so that contenders in different
+	 * processes do not retry in step, and never longer than the holder's claim has left
+	 * (a holder that dies is replaced as soon as its lease ends). One instance per wait;
+	 * not thread-safe.
+	 */
+	static final class RetryBackoff {
+
+		static final long FIRST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+		/**
+		 * The cap while waiting for holders that announce their release: the re-check
+		 * only covers a subscription that is not confirmed yet.
+		 */
+		static final long MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(64);
+
+		/**
+		 * The cap while holders may release without a word (clients of the documented
+		 * pattern, which delete the key and retry every few milliseconds themselves):
+		 * short enough that such clients do not win every handoff.
+		 */
+		static final long SHORT_MAX_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+		private final long maxPauseNanos;
+
+		private long pauseNanos = FIRST_PAUSE_NANOS;
+
+		RetryBackoff(long maxPauseNanos) {
+			this.maxPauseNanos = maxPauseNanos;
+		}
+
+		/**
+		 * Return the next pause.
+		 * @param holderTtlMillis the time left on the holder's claim, or a negative
+		 * number when unknown
+		 * @return the pause in nanoseconds, at least one millisecond
+		 */
+		long nextPauseNanos(long holderTtlMillis) {
+			long base = this.pauseNanos;
+			this.pauseNanos = Math.min(this.pauseNanos * 2, this.maxPauseNanos);
+			long jittered = base / 2 + ThreadLocalRandom.current().nextLong(base);
+			if (holderTtlMillis >= 0) {
+				// Wake just after the claim ends rather than up to a whole pause later.
+				jittered = Math.min(jittered, TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+			}
+			return Math.max(jittered, TimeUnit.MILLISECONDS.toNanos(1));
+		}
+
 	}
 
 }

@@ -24,10 +24,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LockListener.Acquisition.Result;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.engine.EngineStats.HoldObservations;
+import io.github.setnxlock.redis.engine.KeyState.KeyStates;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Attempt;
 
@@ -37,15 +46,16 @@ import io.github.setnxlock.redis.protocol.Attempt;
  * outcome differs. The thread-bound view parks its thread on the outcome
  * ({@link #acquire}), and an interrupt cancels it; the thread then makes the hold and
  * tells the listeners itself. The asynchronous view hands the caller a future of the hold
- * ({@link #acquireAsync}), completed on a callback thread; cancelling it cancels the
- * outcome. Whoever cancels the outcome tells the listeners the acquisition was
- * interrupted.
+ * ({@link #acquireAsync}), completed on a callback thread ({@link AsyncHolds}, which also
+ * gives such holds back and draws their fencing tokens without a thread waiting);
+ * cancelling it cancels the outcome. Whoever cancels the outcome tells the listeners the
+ * acquisition was interrupted.
  *
  * @author setnx-lock authors
  */
 final class Acquisitions {
 
-	private final EngineSettings settings;
+	private final LockEngine.Settings settings;
 
 	final KeyStates states;
 
@@ -62,7 +72,7 @@ final class Acquisitions {
 	/** The acquisitions under way, to fail when the engine closes. */
 	private final Set<PendingAcquisition> pending = ConcurrentHashMap.newKeySet();
 
-	Acquisitions(EngineSettings settings, KeyStates states, OwnerTokens ownerTokens, AcquireLoop acquireLoop,
+	Acquisitions(LockEngine.Settings settings, KeyStates states, OwnerTokens ownerTokens, AcquireLoop acquireLoop,
 			LeaseRenewer renewer, HoldObservations observations, AsyncHolds asyncHolds) {
 		this.settings = settings;
 		this.states = states;
@@ -76,8 +86,6 @@ final class Acquisitions {
 	/**
 	 * Acquire a lock for an owner, waiting on the calling thread, or take it again if the
 	 * owner holds it already.
-	 * @param key the lock
-	 * @param name its logical name
 	 * @param owner who holds it: a thread, for the thread-bound view
 	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
 	 * registry's, renewed while held when the registry renews
@@ -134,8 +142,6 @@ final class Acquisitions {
 
 	/**
 	 * Acquire a lock for a new owner of its own, without a thread waiting: not reentrant.
-	 * @param key the lock
-	 * @param name its logical name
 	 * @param explicitLease the caller's lease, or {@code null} for the registry's
 	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
 	 * a time
@@ -146,7 +152,7 @@ final class Acquisitions {
 	CompletableFuture<Hold> acquireAsync(LockKey key, String name, Duration explicitLease, long waitNanos,
 			LockEvents events) {
 		long startNanos = System.nanoTime();
-		Object owner = new AsyncHolds.AsyncOwner(Thread.currentThread().getName());
+		Object owner = new AsyncOwner(Thread.currentThread().getName());
 		KeyState state = this.states.retain(key.redisKey());
 		PendingAcquisition acquisition = start(key, name, owner, state, explicitLease, startNanos, waitNanos);
 		CompletableFuture<Hold> result = new CompletableFuture<>();
@@ -210,6 +216,130 @@ final class Acquisitions {
 	static Throwable unwrapped(Throwable failure) {
 		return ((failure instanceof CompletionException || failure instanceof ExecutionException)
 				&& failure.getCause() != null) ? failure.getCause() : failure;
+	}
+
+	/**
+	 * The callback threads of holds that no thread waits for, and their release and
+	 * fencing draw as futures. Their acquisition is every acquisition's; an asynchronous
+	 * one has an owner of its own ({@link AsyncOwner}), so it is not reentrant. The
+	 * futures given to callers complete on these threads, never on a thread that answers
+	 * Redis, renews leases or delivers release messages, so a caller's slow continuation
+	 * delays no other lock.
+	 */
+	static final class AsyncHolds implements AutoCloseable {
+
+		private final HoldReleases releases;
+
+		private final FencingDraws fencing;
+
+		/** The callback threads. */
+		private final ThreadPoolExecutor pool;
+
+		/**
+		 * Runs callbacks on {@link #pool}; once it is shut down, on the common pool, so
+		 * that a late completion still happens off the thread that ran into it.
+		 */
+		final Executor callbacks;
+
+		AsyncHolds(HoldReleases releases, FencingDraws fencing) {
+			this.releases = releases;
+			this.fencing = fencing;
+			AtomicInteger threads = new AtomicInteger();
+			this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+					(task) -> {
+						Thread thread = new Thread(task, "setnx-lock-async-" + threads.incrementAndGet());
+						thread.setDaemon(true);
+						return thread;
+					});
+			this.callbacks = (task) -> {
+				try {
+					this.pool.execute(task);
+				}
+				catch (RejectedExecutionException ex) {
+					ForkJoinPool.commonPool().execute(task);
+				}
+			};
+		}
+
+		/**
+		 * Give back an asynchronous hold, deleting its key or keeping it for
+		 * {@code keep}.
+		 * @return completed when the hold has ended, failed as
+		 * {@link LockEngine#release(Hold, Duration)} throws
+		 */
+		CompletableFuture<Void> release(Hold hold, Duration keep) {
+			CompletableFuture<Void> released;
+			try {
+				released = this.releases.releaseAsync(hold, keep, this.callbacks);
+			}
+			catch (RuntimeException ex) {
+				return CompletableFuture.failedFuture(ex);
+			}
+			// Completed on the caller's thread or a callback thread already.
+			return released;
+		}
+
+		/** Return a hold's fencing token without waiting for the draw. */
+		CompletableFuture<Long> fencingToken(Hold hold) {
+			return passedOn(this.fencing.tokenOfAsync(hold));
+		}
+
+		/**
+		 * Return a future that completes as the given one does, on a callback thread
+		 * unless it is complete already.
+		 */
+		<T> CompletableFuture<T> passedOn(CompletableFuture<T> inner) {
+			if (inner.isDone()) {
+				return inner.handle((value, failure) -> {
+					if (failure != null) {
+						throw new CompletionException(unwrapped(failure));
+					}
+					return value;
+				});
+			}
+			CompletableFuture<T> result = new CompletableFuture<>();
+			inner.whenComplete((value, failure) -> deliver(() -> {
+				if (failure != null) {
+					result.completeExceptionally(unwrapped(failure));
+				}
+				else {
+					result.complete(value);
+				}
+			}));
+			return result;
+		}
+
+		private void deliver(Runnable completion) {
+			this.callbacks.execute(completion);
+		}
+
+		/**
+		 * Let the callback threads end.
+		 */
+		@Override
+		public void close() {
+			this.pool.shutdown();
+		}
+
+	}
+
+	/**
+	 * The owner of an asynchronous hold: nothing but itself, named for the endpoint and
+	 * the logs by the thread that asked for it.
+	 */
+	static final class AsyncOwner {
+
+		private final String startedOn;
+
+		AsyncOwner(String startedOn) {
+			this.startedOn = startedOn;
+		}
+
+		@Override
+		public String toString() {
+			return "async (from " + this.startedOn + ")";
+		}
+
 	}
 
 }

@@ -27,6 +27,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.engine.AcquireLoop.AnswerWaits;
+import io.github.setnxlock.redis.engine.AcquireLoop.RetryBackoff;
+import io.github.setnxlock.redis.engine.LocalHandoff.ReleaseSignal;
+import io.github.setnxlock.redis.engine.Waits.SlotTurn;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.protocol.Attempt;

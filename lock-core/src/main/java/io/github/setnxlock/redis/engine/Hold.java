@@ -26,6 +26,9 @@ import io.micrometer.observation.Observation;
 
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.engine.FencingDraws.HoldExtensions;
+import io.github.setnxlock.redis.engine.HoldWatch.LossAction;
+import io.github.setnxlock.redis.engine.HoldWatch.LossEvidence;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Lease;
 

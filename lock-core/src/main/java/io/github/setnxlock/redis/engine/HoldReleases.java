@@ -26,6 +26,8 @@ import java.util.function.Function;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.engine.EngineStats.HoldObservations;
+import io.github.setnxlock.redis.engine.KeyState.KeyStates;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.protocol.LockCommands;
 import io.github.setnxlock.redis.protocol.ReleaseResult;

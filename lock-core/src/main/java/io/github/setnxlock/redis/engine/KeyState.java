@@ -18,9 +18,13 @@ package io.github.setnxlock.redis.engine;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
-import io.github.setnxlock.redis.protocol.Lease;
+import io.github.setnxlock.redis.engine.LocalHandoff.ReleaseSignal;
+import io.github.setnxlock.redis.engine.Waits.SlotTurn;
+import io.github.setnxlock.redis.engine.Waits.Ticker;
+import io.github.setnxlock.redis.gateway.ReleaseListener;
 
 /**
  * One key's state in this JVM: its {@link Slot} (one owner at a time acquires or holds
@@ -32,9 +36,8 @@ import io.github.setnxlock.redis.protocol.Lease;
  * {@code unlock()} does not block this JVM for longer than its lease.
  * <p>
  * The slot owner, while someone else holds the key in Redis, waits for the key's release
- * message: each message counts one <em>release generation</em> up, and a waiter that
- * noted the generation before it asked Redis waits only while it stays the same, so a
- * message that arrives between the answer and the wait is not missed.
+ * message ({@link ReleaseSignal}). The states of all keys are {@link KeyStates}'s, which
+ * keep a key's only while some owner holds or waits for it.
  *
  * @author setnx-lock authors
  */
@@ -108,19 +111,12 @@ public final class KeyState {
 		this.slot.ownerHoldChanged();
 	}
 
-	/**
-	 * Return the holds of this key.
-	 * @return the holds, a snapshot
-	 */
+	/** Return the holds of this key, a snapshot. */
 	List<Hold> holds() {
 		return List.copyOf(this.holds.values());
 	}
 
-	/**
-	 * Return the given owner's hold.
-	 * @param owner the owner
-	 * @return its hold, or {@code null}
-	 */
+	/** Return the given owner's hold, or {@code null}. */
 	Hold holdOf(Object owner) {
 		return this.holds.get(owner);
 	}
@@ -157,6 +153,112 @@ public final class KeyState {
 	 */
 	public int slotWaiters() {
 		return this.slot.waiters();
+	}
+
+	/**
+	 * The states of the keys that some owner of this JVM holds or waits for, and where
+	 * the release messages reach them (the subscription's {@link ReleaseListener}).
+	 * <p>
+	 * A state lives while some thread holds or waits for its key and is dropped when the
+	 * last one leaves, so one-off keys do not accumulate. Reference counts change only
+	 * inside the map's atomic {@code compute}, which makes "last one out removes it" and
+	 * "newcomer finds it" exclusive.
+	 */
+	static final class KeyStates implements ReleaseListener {
+
+		private final ConcurrentHashMap<String, KeyState> states = new ConcurrentHashMap<>();
+
+		/**
+		 * Why Redis counts as unreachable, or {@code null}: the slots' lines do not wait
+		 * then.
+		 */
+		private final Supplier<Throwable> unreachable;
+
+		private final Ticker ticker;
+
+		/**
+		 * Create the states of keys whose lines always wait (no Redis behind them).
+		 */
+		KeyStates() {
+			this(() -> null, Ticker.SYSTEM);
+		}
+
+		/**
+		 * Create the states of keys.
+		 * @param unreachable why Redis counts as unreachable, or {@code null} while it
+		 * does not (see {@link Slot})
+		 * @param ticker the clock of the slots' deadlines
+		 */
+		KeyStates(Supplier<Throwable> unreachable, Ticker ticker) {
+			this.unreachable = unreachable;
+			this.ticker = ticker;
+		}
+
+		/**
+		 * Return the state of a key, created if needed, counting the caller as a user.
+		 * @param redisKey the lock key in Redis
+		 * @return the state; pair with {@link #unretain}
+		 */
+		KeyState retain(String redisKey) {
+			return this.states.compute(redisKey, (key, existing) -> {
+				KeyState state = (existing != null) ? existing : new KeyState(this.unreachable, this.ticker);
+				state.references++;
+				return state;
+			});
+		}
+
+		/** Stop counting the caller as a user of the state {@link #retain} returned. */
+		void unretain(String redisKey, KeyState state) {
+			this.states.computeIfPresent(redisKey, (key, existing) -> {
+				if (existing == state && --existing.references == 0) {
+					return null;
+				}
+				return existing;
+			});
+		}
+
+		/**
+		 * Return the state of a key if some thread holds or waits for it, else
+		 * {@code null}.
+		 */
+		KeyState find(String redisKey) {
+			return this.states.get(redisKey);
+		}
+
+		int size() {
+			return this.states.size();
+		}
+
+		/** Run an action for every key some thread holds or waits for. */
+		void forEach(Consumer<KeyState> action) {
+			this.states.values().forEach(action);
+		}
+
+		@Override
+		public void released(String redisKey) {
+			KeyState state = find(redisKey);
+			if (state != null) {
+				state.releases.announced();
+			}
+		}
+
+		/**
+		 * Redis became unreachable: the owners in every key's line stop waiting, and
+		 * those that wait for a release message ask Redis again, so they meet the outage
+		 * too.
+		 */
+		void redisUnreachable() {
+			forEach((state) -> {
+				state.slot.redisUnreachable();
+				state.releases.announced();
+			});
+		}
+
+		@Override
+		public void mayHaveMissed() {
+			forEach((state) -> state.releases.announced());
+		}
+
 	}
 
 }

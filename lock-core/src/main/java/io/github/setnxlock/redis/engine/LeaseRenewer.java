@@ -34,6 +34,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockLostEvent.Reason;
+import io.github.setnxlock.redis.engine.HoldWatch.RenewalSchedule;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
@@ -63,19 +64,17 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final LockCommands commands;
 
-	private final Duration lease;
-
 	/** When a lease is due, and which go along with a due one. */
 	private final RenewalSchedule schedule;
 
 	private final LockEvents events;
 
-	/**
-	 * The holds looked after: renewed ones, and explicit leases watched for dead owners.
-	 */
 	/** How long the renewal thread outlives its last task. */
 	private static final long IDLE_THREAD_SECONDS = 30;
 
+	/**
+	 * The holds looked after: renewed ones, and explicit leases watched for dead owners.
+	 */
 	private final Set<Hold> watched = ConcurrentHashMap.newKeySet();
 
 	private final Consumer<Hold> abandoned;
@@ -89,7 +88,6 @@ final class LeaseRenewer implements AutoCloseable {
 	LeaseRenewer(LockCommands commands, Duration lease, Duration maxHold, LockEvents events, Consumer<Hold> abandoned) {
 		this.commands = commands;
 		this.abandoned = abandoned;
-		this.lease = lease;
 		this.schedule = RenewalSchedule.of(lease, maxHold);
 		this.events = events;
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {

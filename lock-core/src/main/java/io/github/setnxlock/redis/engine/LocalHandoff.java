@@ -16,9 +16,13 @@
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
 
+import io.github.setnxlock.redis.engine.Waits.Ticker;
 import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
@@ -42,6 +46,9 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * pass before a release goes back through Redis. That release wakes the waiter, and the
  * next owner here lets it go first (see {@link AcquireLoop#YIELD_NANOS}). The timestamp
  * protocol hands nothing over locally: clients of the documented pattern leave no mark.
+ * <p>
+ * A key that is not handed over passes through Redis: the next owner asks Redis once the
+ * key's release message comes ({@link ReleaseSignal}), as waiters elsewhere do.
  *
  * @author setnx-lock authors
  */
@@ -196,6 +203,109 @@ final class LocalHandoff {
 			if (this.remoteSeenNanos == 0) {
 				this.remoteSeenNanos = (nowNanos != 0) ? nowNanos : 1;
 				this.sinceSeen = 0;
+			}
+		}
+
+	}
+
+	/**
+	 * The release messages of one key in this JVM.
+	 * <p>
+	 * Each message counts one <em>release generation</em> up, and a waiter that noted the
+	 * generation before it asked Redis waits only while it stays the same, so a message
+	 * that arrives between Redis's answer and the wait is not missed. An acquisition
+	 * waits by leaving a callback ({@link #whenAnnounced}) that the next message runs, on
+	 * the thread that delivers it.
+	 */
+	static final class ReleaseSignal {
+
+		private final ReentrantLock lock = new ReentrantLock();
+
+		/** Guarded by {@link #lock}. */
+		private long releaseGeneration;
+
+		/** Callbacks for the next message; guarded by the lock. */
+		private final List<Runnable> callbacks = new ArrayList<>();
+
+		/**
+		 * Return the release generation: the release messages seen for this key so far.
+		 */
+		long generation() {
+			this.lock.lock();
+			try {
+				return this.releaseGeneration;
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		/**
+		 * Count a release message (or the news that messages may have been missed) and
+		 * run the callbacks waiting for one.
+		 */
+		void announced() {
+			List<Runnable> due;
+			this.lock.lock();
+			try {
+				this.releaseGeneration++;
+				if (this.callbacks.isEmpty()) {
+					return;
+				}
+				due = new ArrayList<>(this.callbacks);
+				this.callbacks.clear();
+			}
+			finally {
+				this.lock.unlock();
+			}
+			due.forEach(Runnable::run);
+		}
+
+		/**
+		 * Run a callback once a release message newer than the given generation arrives:
+		 * at once, on the caller's thread, if one has; else on the thread that delivers
+		 * it.
+		 * @param seenGeneration the generation noted before Redis was last asked
+		 * @param callback what to run, once; it must not block
+		 */
+		void whenAnnounced(long seenGeneration, Runnable callback) {
+			this.lock.lock();
+			try {
+				if (this.releaseGeneration == seenGeneration) {
+					this.callbacks.add(callback);
+					return;
+				}
+			}
+			finally {
+				this.lock.unlock();
+			}
+			callback.run();
+		}
+
+		/** Drop a callback given to {@link #whenAnnounced}: its pause ended first. */
+		void forget(Runnable callback) {
+			this.lock.lock();
+			try {
+				this.callbacks.remove(callback);
+			}
+			finally {
+				this.lock.unlock();
+			}
+		}
+
+		/**
+		 * Return how many acquisitions wait for a release message of this key: a test's
+		 * handshake that a waiter is parked on Redis's answer, not still on its way
+		 * there.
+		 * @return the number of waiters
+		 */
+		public int waiters() {
+			this.lock.lock();
+			try {
+				return this.callbacks.size();
+			}
+			finally {
+				this.lock.unlock();
 			}
 		}
 

@@ -33,6 +33,12 @@ import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.observation.LockHoldObservationConvention;
 import io.github.setnxlock.observation.LockWaitObservationConvention;
+import io.github.setnxlock.redis.engine.Acquisitions.AsyncHolds;
+import io.github.setnxlock.redis.engine.EngineStats.HoldObservations;
+import io.github.setnxlock.redis.engine.FencingDraws.HoldExtensions;
+import io.github.setnxlock.redis.engine.KeyState.KeyStates;
+import io.github.setnxlock.redis.engine.PendingAcquisition.AbandonedAcquisitions;
+import io.github.setnxlock.redis.engine.Waits.Ticker;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.Reachability;
 import io.github.setnxlock.redis.gateway.RedisGateway;
@@ -63,15 +69,9 @@ public final class LockEngine implements AutoCloseable {
 
 	private final LockCommands commands;
 
-	private final EngineSettings settings;
-
 	private final KeyStates states;
 
-	private final OwnerTokens ownerTokens;
-
 	private final ReleaseMessages messages;
-
-	private final AcquireLoop acquireLoop;
 
 	private final LockEvents events;
 
@@ -102,8 +102,7 @@ public final class LockEngine implements AutoCloseable {
 	 * @param settings the settings
 	 * @param listeners the listeners, called in this order
 	 */
-	public LockEngine(LockCommands commands, RedisGateway gateway, EngineSettings settings,
-			List<LockListener> listeners) {
+	public LockEngine(LockCommands commands, RedisGateway gateway, Settings settings, List<LockListener> listeners) {
 		this(commands, (listener) -> gateway.subscribe(settings.releaseChannel(), settings.keyspacePattern(), listener),
 				gateway.reachability(), settings, listeners);
 	}
@@ -116,8 +115,8 @@ public final class LockEngine implements AutoCloseable {
 	 * @param settings the settings
 	 * @param listeners the listeners, called in this order
 	 */
-	public LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages,
-			EngineSettings settings, List<LockListener> listeners) {
+	public LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages, Settings settings,
+			List<LockListener> listeners) {
 		this(commands, messages, Reachability.untracked(), settings, listeners);
 	}
 
@@ -132,10 +131,8 @@ public final class LockEngine implements AutoCloseable {
 	 * @param listeners the listeners, called in this order
 	 */
 	private LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages,
-			Reachability reachability, EngineSettings settings, List<LockListener> listeners) {
+			Reachability reachability, Settings settings, List<LockListener> listeners) {
 		this.commands = commands;
-		this.settings = settings;
-		this.ownerTokens = new OwnerTokens(settings.holderPrefix());
 		this.states = new KeyStates(reachability::unreachable, Ticker.SYSTEM);
 		this.messages = messages.apply(this.states);
 		this.events = new LockEvents(listeners, commands::ownerToken);
@@ -149,15 +146,15 @@ public final class LockEngine implements AutoCloseable {
 				this::abandoned);
 		this.releases = new HoldReleases(commands, this.states, this.events, this.renewalEvents, this.handoff,
 				this.renewer);
-		this.acquireLoop = new AcquireLoop(commands, this.messages,
+		AcquireLoop acquireLoop = new AcquireLoop(commands, this.messages,
 				new AbandonedAcquisitions(commands, this.renewer.scheduler), this.handoff.enabled(), reachability);
 		reachability.onUnreachable(this::redisUnreachable);
 		this.observations = new HoldObservations(settings.protocol());
 		this.fencing = new FencingDraws(commands, this.renewer);
 		this.extensions = new HoldExtensions(commands, this.renewer);
 		this.asyncHolds = new AsyncHolds(this.releases, this.fencing);
-		this.acquisitions = new Acquisitions(settings, this.states, this.ownerTokens, this.acquireLoop, this.renewer,
-				this.observations, this.asyncHolds);
+		this.acquisitions = new Acquisitions(settings, this.states, new OwnerTokens(settings.holderPrefix()),
+				acquireLoop, this.renewer, this.observations, this.asyncHolds);
 	}
 
 	/**
@@ -409,6 +406,31 @@ public final class LockEngine implements AutoCloseable {
 		this.renewalEvents.close();
 		this.acquisitions.close();
 		this.asyncHolds.close();
+	}
+
+	/**
+	 * What the {@link LockEngine} is told once, when it is made. Internal API.
+	 *
+	 * @param leaseTime the lease of a hold taken without one of its own, resolved once
+	 * @param renewal whether such holds are renewed while held
+	 * @param maxHold how long renewals go on at most, or {@code null} for no limit
+	 * @param releaseChannel the channel releases are announced on
+	 * @param keyspacePattern the keyspace notification pattern of the lock keys, or
+	 * {@code null} not to listen to them
+	 * @param protocol the protocol's name, for observations
+	 * @param localHandoff whether a release passes the key to a waiter of this engine
+	 * without a round trip (see {@link LocalHandoff})
+	 * @param maxLocalHandoffs how many local hand-offs at most once another registry's
+	 * waiter is known
+	 * @param maxLocalHandoffTime how long local hand-offs go on at most once another
+	 * registry's waiter is known
+	 * @param holderPrefix the process's part of the holder named in owner tokens (see
+	 * {@link OwnerTokens}), or {@code null} to name none
+	 */
+	public record Settings(Duration leaseTime, boolean renewal, Duration maxHold, String releaseChannel,
+			String keyspacePattern, String protocol, boolean localHandoff, int maxLocalHandoffs,
+			Duration maxLocalHandoffTime, String holderPrefix) {
+
 	}
 
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -32,9 +33,13 @@ import org.apache.commons.logging.LogFactory;
 import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockListener.Acquisition.Result;
+import io.github.setnxlock.redis.engine.EngineStats.HoldObservations;
+import io.github.setnxlock.redis.engine.Waits.SlotTurn;
+import io.github.setnxlock.redis.engine.Waits.UnreachableRedis;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Attempt;
 import io.github.setnxlock.redis.protocol.Lease;
+import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
  * One acquisition under way, the same steps whoever waits for it: claim the key's slot
@@ -48,7 +53,8 @@ import io.github.setnxlock.redis.protocol.Lease;
  * attempt under way stops (an answer still coming is undone when it comes). Whoever takes
  * the outcome ({@link #take}) makes the hold and tells the listeners, once; an outcome
  * nobody took (cancelled, or failed when the registry closed) is given back: the key
- * released in Redis if it was taken after all, and the slot freed.
+ * released in Redis if it was taken after all, and the slot freed. An attempt whose
+ * answer never came is undone the same way, later ({@link AbandonedAcquisitions}).
  *
  * @author setnx-lock authors
  */
@@ -150,7 +156,6 @@ final class PendingAcquisition {
 	 * Take the outcome: make the hold, or free the slot, and tell the listeners.
 	 * @param attempt the acquired attempt, or {@code null}
 	 * @param failure what the acquisition failed with, or {@code null}
-	 * @param events the listeners
 	 * @return the hold, or {@code null} when the wait ended first
 	 * @throws RuntimeException what the acquisition failed with
 	 */
@@ -234,6 +239,81 @@ final class PendingAcquisition {
 		catch (RejectedExecutionException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Undoes acquisitions whose answer never came: a command timeout, a reset connection,
+	 * or a caller that stopped waiting and whose attempt then failed. Such an attempt may
+	 * still run in Redis, later, and would leave the key locked for its whole lease with
+	 * an owner token nobody remembers; so a compare-and-delete with that token follows it
+	 * ({@link LockCommands#abandon}).
+	 * <p>
+	 * On Lettuce's shared connection (Spring Boot's default) the compare-and-delete goes
+	 * out on the connection the attempt went out on, so Redis runs it after the attempt,
+	 * if the attempt runs at all: one answer settles it. Clients that spread commands
+	 * over pooled connections (Jedis) cannot promise that order, so the
+	 * compare-and-delete is repeated while it finds nothing to delete, backing off from
+	 * {@value #FIRST_PAUSE_MILLIS} ms to {@value #MAX_PAUSE_MILLIS} ms, for up to
+	 * {@value #REPEAT_FOR_MILLIS} ms; one that fails is tried again on the same back-off
+	 * until the attempt's lease would have ended. An attempt that reaches Redis later
+	 * than that is left to its lease.
+	 */
+	static final class AbandonedAcquisitions {
+
+		private static final Log logger = LogFactory.getLog(AbandonedAcquisitions.class);
+
+		static final long FIRST_PAUSE_MILLIS = 50;
+
+		static final long MAX_PAUSE_MILLIS = 2000;
+
+		static final long REPEAT_FOR_MILLIS = 5000;
+
+		private final LockCommands commands;
+
+		private final ScheduledExecutorService timer;
+
+		AbandonedAcquisitions(LockCommands commands, ScheduledExecutorService timer) {
+			this.commands = commands;
+			this.timer = timer;
+		}
+
+		/**
+		 * Undo an acquisition attempt that may have run, or may still run, in Redis.
+		 * @param ownerToken the attempt's owner token, used by no other attempt
+		 * @param lease the lease it asked for
+		 */
+		void undo(LockKey key, String ownerToken, Duration lease) {
+			long now = System.nanoTime();
+			send(key, ownerToken, now + TimeUnit.MILLISECONDS.toNanos(REPEAT_FOR_MILLIS), now + lease.toNanos(),
+					FIRST_PAUSE_MILLIS);
+		}
+
+		private void send(LockKey key, String ownerToken, long repeatUntil, long leaseEnd, long pauseMillis) {
+			this.commands.abandon(key, ownerToken).whenComplete((deleted, failure) -> {
+				if (Boolean.TRUE.equals(deleted)) {
+					logger.info("An acquisition of lock '" + key.key() + "' whose answer never came had taken the lock"
+							+ " in Redis; it was released");
+					return;
+				}
+				long next = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis);
+				if (next - ((failure != null) ? leaseEnd : repeatUntil) > 0) {
+					if (failure != null) {
+						logger.warn("Could not undo an acquisition of lock '" + key.key() + "' whose answer never came;"
+								+ " if it took the lock, the lock ends with its lease", failure);
+					}
+					return;
+				}
+				try {
+					long nextPause = Math.min(pauseMillis * 2, MAX_PAUSE_MILLIS);
+					this.timer.schedule(() -> send(key, ownerToken, repeatUntil, leaseEnd, nextPause), pauseMillis,
+							TimeUnit.MILLISECONDS);
+				}
+				catch (RejectedExecutionException ex) {
+					// The registry is closed: the lock, if taken, ends with its lease.
+				}
+			});
+		}
+
 	}
 
 }

@@ -24,6 +24,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import io.github.setnxlock.redis.engine.Waits.SlotTurn;
+import io.github.setnxlock.redis.engine.Waits.SlotWaiter;
+import io.github.setnxlock.redis.engine.Waits.Ticker;
+import io.github.setnxlock.redis.engine.Waits.UnreachableRedis;
+
 /**
  * A key's slot in this JVM: at most one owner at a time is acquiring the key in Redis or
  * holds it, and the others wait in line for the slot rather than asking Redis.

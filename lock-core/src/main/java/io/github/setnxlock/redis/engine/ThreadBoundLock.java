@@ -23,6 +23,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 
 import io.github.setnxlock.LeaseLimits;
@@ -35,7 +36,9 @@ import io.github.setnxlock.redis.gateway.LockKey;
  * key over the registry's {@link LockEngine}. The holder is the current thread, so a
  * thread that holds the key through one handle holds it through all of them, and takes it
  * again (reentrantly) through any. The engine does the work; this class only turns the
- * {@link java.util.concurrent.locks.Lock} contract into engine calls.
+ * {@link java.util.concurrent.locks.Lock} contract into engine calls. An asynchronous
+ * acquisition through it hands out the other view, an {@link AsyncLockHandle}, whose
+ * owner is no thread.
  *
  * @author setnx-lock authors
  */
@@ -259,6 +262,107 @@ final class ThreadBoundLock implements LeasedLock {
 	@Override
 	public String toString() {
 		return "ThreadBoundLock[key='" + key() + "', redisKey='" + this.key.redisKey() + "']";
+	}
+
+	/**
+	 * The {@link LockHandle} of an asynchronous hold: the hold and the engine that
+	 * releases it, and a flag that lets it be released once.
+	 */
+	static final class AsyncLockHandle implements LockHandle {
+
+		private final LockEngine engine;
+
+		private final Hold hold;
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		AsyncLockHandle(LockEngine engine, Hold hold) {
+			this.engine = engine;
+			this.hold = hold;
+		}
+
+		@Override
+		public String key() {
+			return this.hold.key();
+		}
+
+		@Override
+		public String name() {
+			return this.hold.name();
+		}
+
+		@Override
+		public boolean isHeld() {
+			return !this.released.get() && !this.hold.isLost(System.nanoTime());
+		}
+
+		@Override
+		public void checkHeld() {
+			checkNotReleased();
+			if (this.hold.isLost(System.nanoTime())) {
+				throw this.hold.lostException("while held");
+			}
+		}
+
+		@Override
+		public long fencingToken() {
+			checkHeld();
+			return this.engine.fencingToken(this.hold);
+		}
+
+		@Override
+		public CompletableFuture<Long> fencingTokenAsync() {
+			try {
+				checkHeld();
+			}
+			catch (RuntimeException ex) {
+				return CompletableFuture.failedFuture(ex);
+			}
+			return this.engine.fencingTokenAsync(this.hold);
+		}
+
+		@Override
+		public CompletableFuture<Boolean> extend(Duration lease) {
+			LeaseLimits.check("lease", lease);
+			if (this.released.get()) {
+				return CompletableFuture.completedFuture(false);
+			}
+			return this.engine.extend(this.hold, lease);
+		}
+
+		@Override
+		public CompletableFuture<Void> release() {
+			return releaseOnce(null);
+		}
+
+		@Override
+		public CompletableFuture<Void> releaseKeepingFor(Duration keep) {
+			LeaseLimits.check("keep", keep);
+			return releaseOnce(keep);
+		}
+
+		private CompletableFuture<Void> releaseOnce(Duration keep) {
+			if (!this.released.compareAndSet(false, true)) {
+				return CompletableFuture.failedFuture(alreadyReleased());
+			}
+			return this.engine.releaseAsync(this.hold, keep);
+		}
+
+		private void checkNotReleased() {
+			if (this.released.get()) {
+				throw alreadyReleased();
+			}
+		}
+
+		private IllegalStateException alreadyReleased() {
+			return new IllegalStateException("The hold of lock '" + key() + "' was released already");
+		}
+
+		@Override
+		public String toString() {
+			return "AsyncLockHandle[key='" + key() + "', held=" + isHeld() + "]";
+		}
+
 	}
 
 }

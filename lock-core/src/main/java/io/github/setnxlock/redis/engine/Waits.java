@@ -18,17 +18,24 @@ package io.github.setnxlock.redis.engine;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.setnxlock.LeaseLimits;
+import io.github.setnxlock.LockAccessException;
+import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.gateway.RedisCall;
+import io.github.setnxlock.redis.protocol.Lease;
 
 /**
- * How a caller's thread waits for Redis's answer: until its own deadline, and honouring
- * an interrupt only where the {@link java.util.concurrent.locks.Lock} method allows. The
- * command itself runs elsewhere (see
+ * How the engine waits. A caller's thread waits for Redis's answer until its own
+ * deadline, honouring an interrupt only where the {@link java.util.concurrent.locks.Lock}
+ * method allows; the command itself runs elsewhere (see
  * {@link io.github.setnxlock.redis.gateway.RedisGateway}), so giving up the wait never
- * cuts it short.
+ * cuts it short. An owner waits in a key's line holding no thread ({@link SlotWaiter})
+ * until the slot is granted with a {@link SlotTurn}, or Redis is known to be unreachable
+ * ({@link UnreachableRedis}); the line reads its deadlines on a {@link Ticker}.
  *
  * @author setnx-lock authors
  */
@@ -112,6 +119,111 @@ final class Waits {
 			throw error;
 		}
 		return new IllegalStateException(cause);
+	}
+
+	/**
+	 * One in a slot's line: a claim, what it needs to wait without a thread, and whether
+	 * it takes a local hand-off. Its fields are guarded by {@link Slot}'s mutex.
+	 */
+	static final class SlotWaiter {
+
+		final boolean takesHandoff;
+
+		/**
+		 * The claim's outcome: what the slot was granted with, or {@code null} if not.
+		 */
+		final CompletableFuture<SlotTurn> granted;
+
+		final long deadlineNanos;
+
+		final Slot.Timer timer;
+
+		/** The look at the claim's deadline, once scheduled. */
+		Future<?> recheck;
+
+		SlotWaiter(boolean takesHandoff, CompletableFuture<SlotTurn> granted, long deadlineNanos, Slot.Timer timer) {
+			this.takesHandoff = takesHandoff;
+			this.granted = granted;
+			this.deadlineNanos = deadlineNanos;
+			this.timer = timer;
+		}
+
+	}
+
+	/**
+	 * What an owner is granted with a key's slot: after a release in Redis, the release
+	 * to wait for; after a local hand-off, the key itself (see {@link LocalHandoff}).
+	 *
+	 * @param generation the release generation noted before that release, whose message
+	 * the new owner waits for; {@link KeyState#NOT_ANNOUNCED} when the release was not
+	 * announced
+	 * @param yieldTurn whether the new owner lets a waiter of another registry go first
+	 * (see {@link AcquireLoop#YIELD_NANOS})
+	 * @param handedLease the lease of the key handed over locally, or {@code null} when
+	 * the owner must ask Redis
+	 */
+	record SlotTurn(long generation, boolean yieldTurn, Lease handedLease) {
+
+		/** A slot granted with nothing to wait for and nothing handed over. */
+		static final SlotTurn NONE = new SlotTurn(KeyState.NOT_ANNOUNCED, false, null);
+
+		boolean announced() {
+			return this.generation != KeyState.NOT_ANNOUNCED;
+		}
+
+	}
+
+	/**
+	 * Ends a wait in a key's line once Redis is known to be unreachable (see
+	 * {@link io.github.setnxlock.redis.gateway.Reachability}): the slot knows no key
+	 * name, so the acquisition turns it into the {@link LockAccessException} that names
+	 * the lock.
+	 */
+	static final class UnreachableRedis extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		UnreachableRedis(Throwable evidence) {
+			super("Redis is unreachable", evidence, false, false);
+		}
+
+		/** Return the exception that tells the caller. */
+		LockAccessException forKey(LockKey key) {
+			return new LockAccessException(key.key(),
+					"Could not acquire lock '" + key.key() + "' (Redis key '" + key.redisKey() + "'): "
+							+ because(getCause())
+							+ "; the call did not wait for its turn behind another call of this application",
+					getCause());
+		}
+
+		/** Say why Redis counts as unreachable, for a message. */
+		static String because(Throwable evidence) {
+			return "Redis counts as unreachable since a call failed (" + RedisCall.describe(evidence)
+					+ ") and nothing has answered since";
+		}
+
+	}
+
+	/**
+	 * Where a key's slot and its local hand-offs read the time: nanoseconds as
+	 * {@link System#nanoTime()} counts them. A test gives a clock it moves itself, with a
+	 * {@link Slot.Timer} that runs what comes due as it moves, so that claim deadlines,
+	 * the watch on a holder's lease and the time bound of local hand-offs are checked
+	 * without waiting for real time to pass. (The renewer and the acquisition's waits
+	 * still read {@link System#nanoTime()} themselves.)
+	 */
+	@FunctionalInterface
+	interface Ticker {
+
+		/** The machine's monotonic clock. */
+		Ticker SYSTEM = System::nanoTime;
+
+		/**
+		 * Read the clock.
+		 * @return nanoseconds from an arbitrary origin, as {@link System#nanoTime()}
+		 */
+		long read();
+
 	}
 
 }

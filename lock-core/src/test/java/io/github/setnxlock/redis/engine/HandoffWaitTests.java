@@ -22,6 +22,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import io.github.setnxlock.redis.engine.KeyState.KeyStates;
+import io.github.setnxlock.redis.engine.PendingAcquisition.AbandonedAcquisitions;
+import io.github.setnxlock.redis.engine.Waits.SlotTurn;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.ReleaseMessages;

@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.setnxlock.LeaseLimits;
+import io.github.setnxlock.redis.engine.KeyState.KeyStates;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

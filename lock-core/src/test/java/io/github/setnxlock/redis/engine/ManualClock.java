@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
+import io.github.setnxlock.redis.engine.Waits.Ticker;
+
 /**
  * A clock that moves only when a test moves it, and the timer on it: what is scheduled
  * runs, in the order it comes due, on the test's thread as the clock passes its time. It

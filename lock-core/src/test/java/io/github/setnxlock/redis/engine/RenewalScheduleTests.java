@@ -19,7 +19,9 @@ package io.github.setnxlock.redis.engine;
 import java.time.Duration;
 
 import io.github.setnxlock.LockLostEvent;
-import io.github.setnxlock.redis.engine.RenewalSchedule.Look;
+import io.github.setnxlock.redis.engine.HoldWatch.RenewalSchedule;
+import io.github.setnxlock.redis.engine.HoldWatch.RenewalSchedule.Look;
+import io.github.setnxlock.redis.engine.KeyState.KeyStates;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Lease;
 import org.junit.jupiter.api.Test;

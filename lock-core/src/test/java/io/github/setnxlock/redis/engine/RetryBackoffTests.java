@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.setnxlock.redis.engine.AcquireLoop.RetryBackoff;
+
 /**
  * The pauses between attempts behind another holder ({@link RetryBackoff}), over many
  * draws of their jitter: each lies within half to one and a half of a base that doubles

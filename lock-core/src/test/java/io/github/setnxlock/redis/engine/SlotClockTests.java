@@ -21,6 +21,9 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.setnxlock.redis.engine.KeyState.KeyStates;
+import io.github.setnxlock.redis.engine.Waits.SlotTurn;
+import io.github.setnxlock.redis.engine.Waits.UnreachableRedis;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Lease;
 import org.junit.jupiter.api.Test;
