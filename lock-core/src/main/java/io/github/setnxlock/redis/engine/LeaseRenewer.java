@@ -141,17 +141,15 @@ final class LeaseRenewer implements AutoCloseable {
 	 * @param deadlineNanos the {@link System#nanoTime()} to wait until at most
 	 */
 	void stop(Hold hold, long deadlineNanos) {
-		this.watched.remove(hold);
-		hold.lossAction.drop();
-		stopLeaseEndWatch(hold);
-		this.batches.awaitRenewalOf(hold, deadlineNanos);
-		CompletableFuture<Void> extension = hold.extension.get();
-		if (extension != null) {
+		CompletableFuture<Void> writes = stopRenewing(hold);
+		if (writes != null) {
 			try {
-				Waits.awaitUninterrupted(extension, deadlineNanos);
+				Waits.awaitUninterrupted(writes, deadlineNanos);
 			}
 			catch (TimeoutException ex) {
-				// Past the holder's deadline: the release goes out all the same.
+				// Past the holder's deadline: the hold is lost, and its release goes out
+				// all
+				// the same.
 			}
 		}
 	}
@@ -165,21 +163,34 @@ final class LeaseRenewer implements AutoCloseable {
 	 * @return completed when the release may go out
 	 */
 	CompletableFuture<Void> stopAsync(Hold hold, long deadlineNanos) {
+		CompletableFuture<Void> writes = stopRenewing(hold);
+		if (writes == null) {
+			return CompletableFuture.completedFuture(null);
+		}
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		writes.whenComplete((ignored, failure) -> done.complete(null));
+		completeAt(done, null, deadlineNanos);
+		return done;
+	}
+
+	/**
+	 * Stop renewing and watching a hold, and return what of its writes is still out at
+	 * Redis (a renewal, an extension), completed once answered, whatever the answer: or
+	 * {@code null} when none is.
+	 */
+	private CompletableFuture<Void> stopRenewing(Hold hold) {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
 		stopLeaseEndWatch(hold);
 		CompletableFuture<Void> renewal = this.batches.renewalOf(hold);
 		CompletableFuture<Void> extension = hold.extension.get();
 		if (renewal == null && extension == null) {
-			return CompletableFuture.completedFuture(null);
+			return null;
 		}
-		CompletableFuture<Void> done = new CompletableFuture<>();
-		CompletableFuture
+		return CompletableFuture
 			.allOf((renewal != null) ? renewal : CompletableFuture.completedFuture(null),
 					(extension != null) ? extension : CompletableFuture.completedFuture(null))
-			.whenComplete((ignored, failure) -> done.complete(null));
-		completeAt(done, null, deadlineNanos);
-		return done;
+			.handle((ignored, failure) -> null);
 	}
 
 	/**

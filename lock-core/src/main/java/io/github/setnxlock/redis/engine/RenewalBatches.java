@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -75,26 +74,6 @@ final class RenewalBatches {
 
 	boolean isIdle() {
 		return this.inFlight == null;
-	}
-
-	/**
-	 * Wait for a renewal of the hold that is out at Redis, if there is one, so that it
-	 * cannot undo what a release writes; but no longer than a deadline.
-	 */
-	void awaitRenewalOf(Hold hold, long deadlineNanos) {
-		CompletableFuture<Void> renewal = renewalOf(hold);
-		if (renewal != null) {
-			try {
-				Waits.awaitUninterrupted(renewal, deadlineNanos);
-			}
-			catch (TimeoutException ex) {
-				// Redis has not answered by the holder's deadline: the hold is lost, and
-				// its release goes out all the same.
-			}
-			catch (RuntimeException ex) {
-				// The renewal failed: nothing to undo.
-			}
-		}
 	}
 
 	/**
