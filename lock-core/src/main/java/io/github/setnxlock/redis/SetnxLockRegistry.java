@@ -34,10 +34,7 @@ import io.github.setnxlock.observation.LockObservationDocumentation;
 import io.github.setnxlock.observation.LockWaitObservationConvention;
 import io.github.setnxlock.redis.engine.LockEngine;
 import io.github.setnxlock.redis.gateway.LockKey;
-import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.operator.LockOperations;
-import io.github.setnxlock.redis.timestamp.TimestampLockCommands;
-import io.github.setnxlock.redis.token.TokenLockCommands;
 
 /**
  * A {@link LockRegistry} on Redis through Spring Data Redis, speaking the
@@ -87,14 +84,10 @@ import io.github.setnxlock.redis.token.TokenLockCommands;
  * <p>
  * <b>Replication.</b> The replication guard
  * ({@link SetnxLockSettings.Builder#replicationGuard(int, java.time.Duration)}, off by
- * default) makes an acquisition wait ({@code WAIT}) until a number of replicas have
- * acknowledged it, and fail, releasing the key, when fewer did in time; so a failover to
- * a replica that never received the lock key no longer hands the lock to a second holder
- * unnoticed. {@code WAIT} blocks the connection it runs on until the replicas answer, up
- * to the guard's timeout: a dedicated one, never Lettuce's shared connection, so other
- * lock commands go on meanwhile. It does not make Redis strongly consistent: a failover
- * can still lose an acknowledged write in rare cases, so fencing tokens remain the
- * defence. Sentinel and Redis Cluster work through Spring Data Redis as a single server
+ * default) makes an acquisition wait until a number of replicas have acknowledged it, so
+ * that a failover to a replica that never received the lock key no longer hands the lock
+ * to a second holder unnoticed; fencing tokens remain the defence against what it cannot
+ * rule out. Sentinel and Redis Cluster work through Spring Data Redis as a single server
  * does (a lock key and its fencing counter share a slot); the guard is refused on a Redis
  * Cluster connection, where Spring Data Redis cannot send {@code WAIT} on the connection
  * that wrote the lock.
@@ -114,13 +107,6 @@ import io.github.setnxlock.redis.token.TokenLockCommands;
  * key fail at once instead of waiting their turn; the one asking Redis still asks, so
  * that Redis's return is noticed. Redis commands never run on the caller's thread, so an
  * interrupt never cuts one short; {@link #close()} stops the registry's threads.
- * <p>
- * <b>Inside.</b> The registry is four parts, each in its own package, wired in one place
- * for a single Redis and for Redlock nodes alike: the {@link RedisGateway gateway}, the
- * one way into Redis; the protocol ({@link TokenLockCommands},
- * {@link TimestampLockCommands} or Redlock's); the {@link LockEngine engine}, which keeps
- * the holds of this JVM; and the {@link LockOperations operator API}. Its locks are thin
- * thread-bound views over the engine.
  *
  * @author setnx-lock authors
  */
