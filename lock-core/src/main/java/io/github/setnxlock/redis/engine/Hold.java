@@ -65,9 +65,7 @@ public final class Hold {
 
 	final long acquiredNanos;
 
-	/**
-	 * Whether the engine renews this hold's lease (acquired without a lease of its own).
-	 */
+	/** Whether the engine renews this hold's lease (acquired without one of its own). */
 	final boolean renewedByWatchdog;
 
 	private volatile Lease lease;
@@ -148,9 +146,7 @@ public final class Hold {
 		return (this.owner instanceof Thread thread) ? thread.getName() : String.valueOf(this.owner);
 	}
 
-	/**
-	 * Whether the owner can still release the hold: a thread that died cannot.
-	 */
+	/** Whether the owner can still release the hold: a thread that died cannot. */
 	boolean ownerAlive() {
 		return !(this.owner instanceof Thread thread) || thread.isAlive();
 	}
@@ -202,16 +198,13 @@ public final class Hold {
 
 	/**
 	 * Take a renewed lease, unless the hold was lost meanwhile or its deadline passed
-	 * before the answer came: once lost, a hold stays lost. A hold being released takes
-	 * it too: its release, which waited for this renewal, must send what the renewal
-	 * wrote (a timestamp, under the timestamp protocol).
-	 * @param renewal the renewed lease
-	 * @return whether it was taken
+	 * before the answer came: once lost, a hold stays lost.
 	 */
 	boolean takeRenewal(Lease renewal) {
 		int end = this.end.get();
 		// A hold being released takes the renewal even past its deadline: Redis holds
-		// what the renewal wrote, and the release must compare with that.
+		// what the renewal wrote (a timestamp, under the timestamp protocol), and the
+		// release, which waited for this renewal, must compare with that.
 		if (end > RELEASING || (end == HELD && this.lease.isExpired(System.nanoTime()))) {
 			return false;
 		}
@@ -247,25 +240,19 @@ public final class Hold {
 		return this.end.get() > RELEASING || this.lease.isExpired(nowNanos);
 	}
 
-	/**
-	 * Whether the hold has ended: released or lost.
-	 */
+	/** Whether the hold has ended: released or lost. */
 	boolean hasEnded() {
 		return this.end.get() != HELD;
 	}
 
-	/**
-	 * Whether the owner is releasing the hold (or has): it cleans up after itself.
-	 */
+	/** Whether the owner is releasing the hold (or has): it cleans up after itself. */
 	boolean isReleasing() {
 		return this.end.get() == RELEASING;
 	}
 
 	/**
-	 * Mark the hold lost, if it has not ended yet, and run its loss action.
-	 * @param reason how it was lost
-	 * @return {@code true} for the first end, {@code false} if it was already releasing
-	 * or lost
+	 * Mark the hold lost, if it has not ended yet, and run its loss action: {@code true}
+	 * for the first end, {@code false} if it was already releasing or lost.
 	 */
 	boolean markLost(LockLostEvent.Reason reason) {
 		if (!this.end.compareAndSet(HELD, RELEASING + 1 + reason.ordinal())) {
@@ -281,18 +268,12 @@ public final class Hold {
 		return true;
 	}
 
-	/**
-	 * Whether the hold was found lost (a renewal rejected, a force release) after its
-	 * release began.
-	 */
+	/** Whether it was found lost (a renewal rejected, a force release) once releasing. */
 	boolean foundLostWhileReleasing() {
 		return this.lossWhileReleasing != null;
 	}
 
-	/**
-	 * Give up the hold's state in this JVM, once.
-	 * @return {@code true} for the first caller, who frees the state
-	 */
+	/** Give up the hold's state in this JVM: {@code true} for the first, who frees it. */
 	boolean leaveState() {
 		return this.stateLeft.compareAndSet(false, true);
 	}
@@ -305,19 +286,12 @@ public final class Hold {
 		return this.owner instanceof Thread;
 	}
 
-	/**
-	 * Start releasing the hold, if it has not ended yet.
-	 * @return {@code true} if the release wins, {@code false} if the hold was lost
-	 */
+	/** Start the release: {@code true} if it wins, {@code false} if the hold was lost. */
 	boolean beginRelease() {
 		return this.end.compareAndSet(HELD, RELEASING);
 	}
 
-	/**
-	 * Return how the hold was lost, if it was marked, or found lost while it was being
-	 * released.
-	 * @return the reason, or {@code null}
-	 */
+	/** How the hold was marked lost, or found lost while released; or {@code null}. */
 	LockLostEvent.Reason lostReason() {
 		int state = this.end.get();
 		return (state > RELEASING) ? REASONS[state - RELEASING - 1] : this.lossWhileReleasing;
@@ -335,10 +309,7 @@ public final class Hold {
 		this.count++;
 	}
 
-	/**
-	 * Count one exit of a reentrant hold.
-	 * @return whether the owner still holds it afterwards
-	 */
+	/** Count one exit of a reentrant hold: whether the owner still holds it after. */
 	boolean exit() {
 		// A loss action belongs to the entry that asked for it (an inner @DistributedLock
 		// call), not to the outer code that goes on holding.

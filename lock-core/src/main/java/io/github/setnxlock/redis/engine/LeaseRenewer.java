@@ -35,7 +35,6 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.redis.engine.HoldWatch.RenewalSchedule;
-import io.github.setnxlock.redis.protocol.Lease;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
@@ -104,7 +103,6 @@ final class LeaseRenewer implements AutoCloseable {
 	/**
 	 * Look after a hold until it is released or lost: renew its lease if the engine
 	 * renews it, and in any case drop it when its owner dies without releasing it.
-	 * @param hold the hold
 	 */
 	void renew(Hold hold) {
 		this.watched.add(hold);
@@ -127,8 +125,8 @@ final class LeaseRenewer implements AutoCloseable {
 			}
 		}
 		catch (RejectedExecutionException ex) {
-			// Closed meanwhile: the hold is its owner's all the same, and ends with its
-			// lease.
+			// Closed meanwhile: the hold is its owner's all the same, and ends with
+			// its lease.
 		}
 	}
 
@@ -137,8 +135,6 @@ final class LeaseRenewer implements AutoCloseable {
 	 * Redis has come back, so that the renewal cannot undo what the release writes; but
 	 * wait no longer than a deadline (the holder's own, for {@code unlock()}), past which
 	 * the hold is lost anyway.
-	 * @param hold the hold
-	 * @param deadlineNanos the {@link System#nanoTime()} to wait until at most
 	 */
 	void stop(Hold hold, long deadlineNanos) {
 		CompletableFuture<Void> writes = stopRenewing(hold);
@@ -147,20 +143,15 @@ final class LeaseRenewer implements AutoCloseable {
 				Waits.awaitUninterrupted(writes, deadlineNanos);
 			}
 			catch (TimeoutException ex) {
-				// Past the holder's deadline: the hold is lost, and its release goes out
-				// all
-				// the same.
+				// Past the holder's deadline: the hold is lost, and its release goes
+				// out all the same.
 			}
 		}
 	}
 
 	/**
-	 * Stop renewing a hold that is being released, without waiting: as {@link #stop}, but
-	 * the answer completes once a renewal of it that is out has come back, or at the
-	 * deadline.
-	 * @param hold the hold
-	 * @param deadlineNanos the {@link System#nanoTime()} to wait until at most
-	 * @return completed when the release may go out
+	 * As {@link #stop}, without waiting: completed when the release may go out, once a
+	 * renewal of the hold that is out has come back, or at the deadline.
 	 */
 	CompletableFuture<Void> stopAsync(Hold hold, long deadlineNanos) {
 		CompletableFuture<Void> writes = stopRenewing(hold);
@@ -194,13 +185,8 @@ final class LeaseRenewer implements AutoCloseable {
 	}
 
 	/**
-	 * Complete a future with a value at a deadline, unless it completed before; at once
-	 * when the engine is closed.
-	 * @param <T> the type of the value
-	 * @param future the future
-	 * @param value the value
-	 * @param deadlineNanos the {@link System#nanoTime()}
-	 * @return {@code false} if it was completed at once because the engine is closed
+	 * Complete a future with a value at a deadline, unless it completed before; at once,
+	 * returning {@code false}, when the engine is closed.
 	 */
 	<T> boolean completeAt(CompletableFuture<T> future, T value, long deadlineNanos) {
 		if (future.isDone()) {
@@ -218,11 +204,7 @@ final class LeaseRenewer implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Run an action when the hold is lost, watching its deadline too.
-	 * @param hold the hold
-	 * @param action the action
-	 */
+	/** Run an action when the hold is lost, watching its deadline too. */
 	void onLoss(Hold hold, Runnable action) {
 		if (hold.lossAction.request(action, hold.holdCount())) {
 			watchDeadline(hold);
@@ -244,34 +226,19 @@ final class LeaseRenewer implements AutoCloseable {
 		}, Math.max(0, delay), TimeUnit.NANOSECONDS));
 	}
 
-	/**
-	 * Return how many holds are being renewed.
-	 * @return the number of holds
-	 */
 	int size() {
 		return (int) this.watched.stream().filter((hold) -> !hold.hasEnded() && hold.renewedUntilLost()).count();
 	}
 
-	/**
-	 * Return how many tasks wait on the renewal thread's schedule.
-	 * @return the number of tasks
-	 */
 	int scheduledTasks() {
 		return this.scheduler.getQueue().size();
 	}
 
-	/**
-	 * Return how many batches of renewals were sent, one round trip each.
-	 * @return the number of batches
-	 */
+	/** Return how many batches of renewals were sent, one round trip each. */
 	long batches() {
 		return this.batches.batches();
 	}
 
-	/**
-	 * Return how many leases were extended.
-	 * @return the number of renewals
-	 */
 	long renewals() {
 		return this.batches.renewals();
 	}
@@ -381,9 +348,8 @@ final class LeaseRenewer implements AutoCloseable {
 
 	/**
 	 * Stop looking after the hold of an owner that died without releasing it: the lock
-	 * ends with its lease, or at once where the protocol can end it.
-	 * @param hold the hold
-	 * @param endedByStore whether the store found the death and ends the key itself
+	 * ends with its lease, or at once where the protocol can end it, or the store that
+	 * found the death ({@code endedByStore}) ends the key itself.
 	 */
 	void ownerDied(Hold hold, boolean endedByStore) {
 		this.watched.remove(hold);

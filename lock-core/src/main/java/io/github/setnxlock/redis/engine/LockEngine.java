@@ -25,7 +25,6 @@ import java.util.function.Function;
 
 import io.micrometer.observation.ObservationRegistry;
 
-import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
@@ -47,9 +46,8 @@ import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
- * The lock engine of one registry: per-key state in this JVM, holds, the acquire loop,
- * renewal and events. Internal API: the registry's lock handles and the operator API are
- * its only callers.
+ * The lock engine of one registry. Internal API: the registry's lock handles and the
+ * operator API are its only callers.
  * <p>
  * An acquisition first claims its key's slot in this JVM ({@link KeyState}), so the
  * owners of one JVM settle among themselves and only one of them at a time goes to Redis;
@@ -121,14 +119,9 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Create the engine; nothing is sent to Redis yet.
-	 * @param commands the protocol
-	 * @param messages makes the release messages for the listener it is given
-	 * @param reachability what the calls have shown of Redis: while it is unreachable,
-	 * owners do not wait in a key's line (see {@link Slot}), and a first connection still
-	 * on its way lengthens a short wait (see {@link AcquireLoop})
-	 * @param settings the settings
-	 * @param listeners the listeners, called in this order
+	 * While Redis is unreachable, as the reachability tells, owners do not wait in a
+	 * key's line (see {@link Slot}); a first connection still on its way lengthens a
+	 * short wait (see {@link AcquireLoop}).
 	 */
 	private LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages,
 			Reachability reachability, Settings settings, List<LockListener> listeners) {
@@ -168,48 +161,29 @@ public final class LockEngine implements AutoCloseable {
 		return new ThreadBoundLock(this, key, name);
 	}
 
-	// What the views (ThreadBoundLock, AsyncLockHandle) ask of the engine. A wait is
+	// What the views (ThreadBoundLock, AsyncLockHandle) ask of the engine, as the
+	// Acquisitions, HoldReleases and FencingDraws methods they call say. A wait is
 	// LeaseLimits.NO_LIMIT_NANOS, 0 for one attempt, or a time; an explicit lease is
 	// never renewed, none (null) is the registry's, renewed while held when the
 	// registry renews.
 
-	/**
-	 * Acquire a lock for an owner (a thread, for the thread-bound view), or take it again
-	 * if the owner holds it already.
-	 * @return the hold, or {@code null} when the wait ended first
-	 * @throws InterruptedException if interruptible and interrupted; if not, the
-	 * interrupt is kept
-	 * @throws LockLostException if the owner's hold was lost and not yet released
-	 */
 	Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos, boolean interruptible)
 			throws InterruptedException {
 		checkOpen(key.key());
 		return this.acquisitions.acquire(key, name, owner, explicitLease, waitNanos, interruptible, this.events);
 	}
 
-	/**
-	 * Acquire a lock for a new owner of its own, without a thread waiting (see
-	 * {@link Acquisitions}): not reentrant, released through {@link #releaseAsync}.
-	 * @return the hold, or {@code null} when the wait ended first; failed with a
-	 * {@link LockAccessException} when Redis could not be used; cancel it to give up
-	 */
+	/** Not reentrant: the hold is released through {@link #releaseAsync}. */
 	CompletableFuture<Hold> acquireAsync(LockKey key, String name, Duration explicitLease, long waitNanos) {
 		checkOpen(key.key());
 		return this.acquisitions.acquireAsync(key, name, explicitLease, waitNanos, this.renewalEvents);
 	}
 
-	/**
-	 * Give back a hold taken with {@link #acquireAsync}, as {@link #release} does,
-	 * without waiting.
-	 */
 	CompletableFuture<Void> releaseAsync(Hold hold, Duration keep) {
 		return this.asyncHolds.release(hold, keep);
 	}
 
-	/**
-	 * Give a hold with a lease of its own a new lease from now (see
-	 * {@link HoldExtensions}); the answer comes on a callback thread.
-	 */
+	/** See {@link HoldExtensions}; the answer comes on a callback thread. */
 	CompletableFuture<Boolean> extend(Hold hold, Duration lease) {
 		return this.asyncHolds.passedOn(this.extensions.extend(hold, lease));
 	}
@@ -223,14 +197,6 @@ public final class LockEngine implements AutoCloseable {
 		return this.asyncHolds.fencingToken(hold);
 	}
 
-	/**
-	 * Give back one entry of a hold: the last one releases the lock in Redis, deleting
-	 * the key, or keeping it for {@code keep} when not {@code null} (see
-	 * {@link HoldReleases}).
-	 * @throws LockLostException if the hold was lost before the release
-	 * @throws LockAccessException if Redis could not be reached; the hold ends all the
-	 * same, and its key with its lease
-	 */
 	void release(Hold hold, Duration keep) {
 		this.releases.release(hold, keep);
 	}
@@ -380,9 +346,6 @@ public final class LockEngine implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Release a hold whose owner died without releasing it, as the renewer found.
-	 */
 	private void abandoned(Hold hold) {
 		this.releases.abandoned(hold);
 	}

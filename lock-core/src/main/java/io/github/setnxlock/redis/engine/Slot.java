@@ -53,6 +53,9 @@ import io.github.setnxlock.redis.engine.Waits.UnreachableRedis;
  * every owner in line when Redis becomes unreachable, leaves the line with
  * {@link UnreachableRedis}; an owner that finds the slot free takes it and asks Redis, so
  * that Redis's return is noticed.
+ * <p>
+ * The fields that change are guarded by the mutex, and the private methods that touch
+ * them run with it held.
  *
  * @author setnx-lock authors
  */
@@ -66,26 +69,15 @@ final class Slot {
 	/** Why Redis counts as unreachable, or {@code null}. */
 	private final Supplier<Throwable> unreachable;
 
-	/** Guarded by {@link #mutex}. */
 	private Object owner;
 
-	/**
-	 * Who waits for the slot, in order, each with the condition it waits on (a handoff
-	 * wakes the one waiter it concerns) and whether it takes a local hand-off. Guarded by
-	 * {@link #mutex}.
-	 */
+	/** Who waits for the slot, in order. */
 	private final LinkedHashMap<Object, SlotWaiter> queue = new LinkedHashMap<>();
 
-	/**
-	 * Claims granted or given up under {@link #mutex}, completed once it is let go.
-	 * Guarded by {@link #mutex}.
-	 */
+	/** Claims granted or given up under the mutex, completed once it is let go. */
 	private final List<Runnable> settled = new ArrayList<>();
 
-	/**
-	 * The look at the owner's hold that the first in line has scheduled, and when it
-	 * comes due. Guarded by {@link #mutex}.
-	 */
+	/** The first in line's scheduled look at the owner's hold, and when it is due. */
 	private Future<?> holdWatch;
 
 	private long holdWatchAtNanos = Waits.NO_DEADLINE;
@@ -102,19 +94,14 @@ final class Slot {
 		this.ticker = ticker;
 	}
 
-	/**
-	 * Free the slot of an owner, handing it to the first in line.
-	 * @param owner the owner
-	 * @param generationBeforeRelease see {@link KeyState#released(Object, long)}
-	 */
+	/** Free an owner's slot for the first in line; see {@link KeyState#released}. */
 	void free(Object owner, long generationBeforeRelease) {
 		this.mutex.lock();
 		try {
 			if (this.owner == owner) {
 				this.owner = firstWaiter();
 				// An announced release that ended a run of local hand-offs because a
-				// waiter
-				// elsewhere was known: that waiter's turn.
+				// waiter elsewhere was known: that waiter's turn.
 				wakeOwner((generationBeforeRelease != KeyState.NOT_ANNOUNCED)
 						? new SlotTurn(generationBeforeRelease, this.run.remoteKnown(), null) : SlotTurn.NONE);
 			}
@@ -125,11 +112,8 @@ final class Slot {
 	}
 
 	/**
-	 * Hand the slot and the Redis key of a hold to the first in line, if it takes a local
-	 * hand-off and the run allows one more.
-	 * @param hold the hold being released, whose owner owns the slot
-	 * @param handoff the rule
-	 * @return whether the key was handed over: the hold's owner no longer owns the slot
+	 * Hand the slot and the Redis key of a hold being released to the first in line, if
+	 * it takes a local hand-off and the run allows one more; {@code true} if handed over.
 	 */
 	boolean handOff(Hold hold, LocalHandoff handoff) {
 		this.mutex.lock();
@@ -148,9 +132,7 @@ final class Slot {
 		}
 	}
 
-	/**
-	 * Let the first in line look at the owner's hold again: it was taken, or lost.
-	 */
+	/** Let the first in line look at the owner's hold again: it was taken, or lost. */
 	void ownerHoldChanged() {
 		this.mutex.lock();
 		try {
@@ -161,9 +143,7 @@ final class Slot {
 		}
 	}
 
-	/**
-	 * Redis became unreachable: every owner in line leaves it (see the class comment).
-	 */
+	/** Redis became unreachable: everyone in line leaves it (see the class comment). */
 	void redisUnreachable() {
 		this.mutex.lock();
 		try {
@@ -177,9 +157,7 @@ final class Slot {
 		}
 	}
 
-	/**
-	 * Take every claim out of the line, failed. Called with {@link #mutex} held.
-	 */
+	/** Take every claim out of the line, failed. */
 	private void leaveLine(Throwable unreachable) {
 		for (SlotWaiter claim : this.queue.values()) {
 			refuse(claim, unreachable);
@@ -197,10 +175,7 @@ final class Slot {
 		}
 	}
 
-	/**
-	 * Return how many owners wait for the key: those in line, and the owner while it is
-	 * still acquiring.
-	 */
+	/** How many wait for the key: in line, and the owner while it is still acquiring. */
 	int waiting() {
 		this.mutex.lock();
 		try {
@@ -216,10 +191,7 @@ final class Slot {
 		return this.queue.isEmpty() ? null : this.queue.keySet().iterator().next();
 	}
 
-	/**
-	 * Grant the slot's new owner its claim, taken out of the line, with its turn. Called
-	 * with {@link #mutex} held.
-	 */
+	/** Grant the slot's new owner its claim, taken out of the line, with its turn. */
 	private void wakeOwner(SlotTurn turn) {
 		SlotWaiter owner = (this.owner != null) ? this.queue.remove(this.owner) : null;
 		if (owner != null) {
@@ -228,10 +200,9 @@ final class Slot {
 	}
 
 	/**
-	 * Let the first in line look at once (see {@link #recheck}): the only one that bounds
-	 * its wait by the owner's hold and takes the slot from an owner whose hold is lost.
-	 * The others wait their turn, each until its own time is up. Called with
-	 * {@link #mutex} held.
+	 * Let the first in line look at once (see {@link #recheck}): only it bounds its wait
+	 * by the owner's hold and takes the slot from an owner whose hold is lost. The others
+	 * wait their turn, each until its own time is up.
 	 */
 	private void wakeFirstWaiter() {
 		Object first = firstWaiter();
@@ -241,9 +212,8 @@ final class Slot {
 	}
 
 	/**
-	 * Note a claim's outcome, the turn it was granted or {@code null}, to be completed
-	 * once {@link #mutex} is let go (what the claimant does next asks Redis, and may come
-	 * back here). Called with the mutex held.
+	 * Note a claim's outcome, the turn granted or {@code null}, to complete once the
+	 * mutex is let go: what the claimant does next asks Redis, and may come back here.
 	 */
 	private void settle(SlotWaiter claim, SlotTurn granted) {
 		if (claim.recheck != null) {
@@ -252,10 +222,7 @@ final class Slot {
 		this.settled.add(() -> claim.granted.complete(granted));
 	}
 
-	/**
-	 * Note that a claim leaves the line because Redis is unreachable. Called with
-	 * {@link #mutex} held.
-	 */
+	/** Note that a claim leaves the line because Redis is unreachable. */
 	private void refuse(SlotWaiter claim, Throwable unreachable) {
 		if (claim.recheck != null) {
 			claim.recheck.cancel(false);
@@ -263,9 +230,7 @@ final class Slot {
 		this.settled.add(() -> claim.granted.completeExceptionally(new UnreachableRedis(unreachable)));
 	}
 
-	/**
-	 * Let go of {@link #mutex}, then complete the claims settled under it.
-	 */
+	/** Let go of the mutex, then complete the claims settled under it. */
 	private void unlock() {
 		List<Runnable> completions = null;
 		if (!this.settled.isEmpty() && this.mutex.getHoldCount() == 1) {
@@ -279,18 +244,13 @@ final class Slot {
 	}
 
 	/**
-	 * Claim the slot without waiting for it: the future completes with the claimant's
-	 * turn once it owns the slot (perhaps with the key handed over), or {@code null} when
-	 * its deadline passed first or it was {@link #withdraw withdrawn}. It holds no thread
-	 * meanwhile.
-	 * @param owner who claims the slot
-	 * @param deadlineNanos the {@link System#nanoTime()} to give up at, or
-	 * {@link Waits#NO_DEADLINE}; a deadline already passed makes one try
-	 * @param takesHandoff whether the owner takes the key handed over by a local release
-	 * @param timer runs a look at the line at a given {@link System#nanoTime()}: the
-	 * claimant's deadline, or the end of the owner's hold that the first in line watches
-	 * @return the claim's outcome; failed with {@link UnreachableRedis} when Redis is
-	 * known to be unreachable while it waits
+	 * Claim the slot, holding no thread: the future completes with the claimant's turn
+	 * once it owns the slot (perhaps with the key handed over), {@code null} when its
+	 * deadline ({@link Waits#NO_DEADLINE} for none; one already passed makes one try)
+	 * passed first or it was {@link #withdraw withdrawn}; it fails with
+	 * {@link UnreachableRedis} when Redis is known to be unreachable while it waits. The
+	 * timer runs the looks at the line: at the claimant's deadline, and at the end of the
+	 * owner's hold that the first in line watches.
 	 */
 	CompletableFuture<SlotTurn> claimAsync(Object owner, long deadlineNanos, boolean takesHandoff, Timer timer) {
 		this.mutex.lock();
@@ -312,7 +272,6 @@ final class Slot {
 	/**
 	 * Look again at a claim whose deadline came (its timer calls this): it gives up, or
 	 * takes the slot if it is first in line and the owner's hold is lost.
-	 * @param owner the claimant
 	 */
 	void recheck(Object owner) {
 		this.mutex.lock();
@@ -328,9 +287,7 @@ final class Slot {
 		}
 	}
 
-	/**
-	 * Let the first in line look at the owner's hold again, as the hold watch comes due.
-	 */
+	/** Let the first in line look at the owner's hold again, as the hold watch is due. */
 	private void holdWatchDue() {
 		this.mutex.lock();
 		try {
@@ -344,11 +301,9 @@ final class Slot {
 	}
 
 	/**
-	 * Give up an asynchronous claim.
-	 * @param owner the claimant
-	 * @return {@code false} if it owns the slot already, and must free it; {@code true}
-	 * otherwise: it was taken out of the line (its future completes with {@code null}),
-	 * or had left it already
+	 * Give up an asynchronous claim: {@code false} if it owns the slot already, and must
+	 * free it; else it was taken out of the line (its future completes with {@code null})
+	 * or had left it already.
 	 */
 	boolean withdraw(Object owner) {
 		this.mutex.lock();
@@ -370,8 +325,7 @@ final class Slot {
 
 	/**
 	 * Look at a claim in line: give up when its deadline passed; when it is first in
-	 * line, take the slot if the owner's hold is lost, else watch that hold's end. Called
-	 * with {@link #mutex} held.
+	 * line, take the slot if the owner's hold is lost, else watch that hold's end.
 	 */
 	private void look(Object owner, SlotWaiter claim) {
 		Throwable unreachable = this.unreachable.get();
@@ -408,7 +362,7 @@ final class Slot {
 	 * Make sure the first in line looks at the owner's hold by the given time. One watch
 	 * serves the slot, whoever is first: it stays across hand-overs while it comes due no
 	 * later than needed (an early one only looks, and watches again), so that a hand-over
-	 * moves no timer. Called with {@link #mutex} held.
+	 * moves no timer.
 	 */
 	private void watchHoldUntil(long atNanos, Timer timer) {
 		if (this.holdWatch == null || atNanos - this.holdWatchAtNanos < 0) {
@@ -420,18 +374,11 @@ final class Slot {
 		}
 	}
 
-	/**
-	 * Runs a task at a given {@link System#nanoTime()}.
-	 */
+	/** Runs a task at a given {@link System#nanoTime()}. */
 	@FunctionalInterface
 	interface Timer {
 
-		/**
-		 * Run a task at a time.
-		 * @param task the task
-		 * @param atNanos when
-		 * @return what cancels it, or {@code null} when nothing will run it (closed)
-		 */
+		/** Return what cancels the task, or {@code null} if nothing runs it (closed). */
 		Future<?> schedule(Runnable task, long atNanos);
 
 	}
