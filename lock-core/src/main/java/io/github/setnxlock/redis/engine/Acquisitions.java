@@ -131,11 +131,11 @@ final class Acquisitions {
 				attempt = acquisition.outcome.join();
 			}
 			catch (CompletionException | CancellationException outcome) {
-				failure = unwrapped(outcome);
+				failure = Waits.unwrapped(outcome);
 			}
 		}
 		catch (ExecutionException | CompletionException ex) {
-			failure = unwrapped(ex);
+			failure = Waits.unwrapped(ex);
 		}
 		return acquisition.take(attempt, failure, events);
 	}
@@ -169,7 +169,7 @@ final class Acquisitions {
 			Hold hold = null;
 			Throwable cause = null;
 			try {
-				hold = acquisition.take(attempt, unwrapped(failure), events);
+				hold = acquisition.take(attempt, Waits.unwrapped(failure), events);
 			}
 			catch (RuntimeException | Error ex) {
 				cause = ex;
@@ -183,9 +183,7 @@ final class Acquisitions {
 		return result;
 	}
 
-	/**
-	 * Start an acquisition's steps; the state is given back if they cannot start.
-	 */
+	/** Start an acquisition's steps; the state is given back if they cannot start. */
 	private PendingAcquisition start(LockKey key, String name, Object owner, KeyState state, Duration explicitLease,
 			long startNanos, long waitNanos) {
 		try {
@@ -213,11 +211,6 @@ final class Acquisitions {
 		}
 	}
 
-	static Throwable unwrapped(Throwable failure) {
-		return ((failure instanceof CompletionException || failure instanceof ExecutionException)
-				&& failure.getCause() != null) ? failure.getCause() : failure;
-	}
-
 	/**
 	 * The callback threads of holds that no thread waits for, and their release and
 	 * fencing draw as futures. Their acquisition is every acquisition's; an asynchronous
@@ -232,7 +225,6 @@ final class Acquisitions {
 
 		private final FencingDraws fencing;
 
-		/** The callback threads. */
 		private final ThreadPoolExecutor pool;
 
 		/**
@@ -261,12 +253,7 @@ final class Acquisitions {
 			};
 		}
 
-		/**
-		 * Give back an asynchronous hold, deleting its key or keeping it for
-		 * {@code keep}.
-		 * @return completed when the hold has ended, failed as
-		 * {@link LockEngine#release(Hold, Duration)} throws
-		 */
+		/** Completed when the hold has ended; failed as a blocking release throws. */
 		CompletableFuture<Void> release(Hold hold, Duration keep) {
 			CompletableFuture<Void> released;
 			try {
@@ -292,15 +279,15 @@ final class Acquisitions {
 			if (inner.isDone()) {
 				return inner.handle((value, failure) -> {
 					if (failure != null) {
-						throw new CompletionException(unwrapped(failure));
+						throw new CompletionException(Waits.unwrapped(failure));
 					}
 					return value;
 				});
 			}
 			CompletableFuture<T> result = new CompletableFuture<>();
-			inner.whenComplete((value, failure) -> deliver(() -> {
+			inner.whenComplete((value, failure) -> this.callbacks.execute(() -> {
 				if (failure != null) {
-					result.completeExceptionally(unwrapped(failure));
+					result.completeExceptionally(Waits.unwrapped(failure));
 				}
 				else {
 					result.complete(value);
@@ -309,13 +296,7 @@ final class Acquisitions {
 			return result;
 		}
 
-		private void deliver(Runnable completion) {
-			this.callbacks.execute(completion);
-		}
-
-		/**
-		 * Let the callback threads end.
-		 */
+		/** Let the callback threads end. */
 		@Override
 		public void close() {
 			this.pool.shutdown();

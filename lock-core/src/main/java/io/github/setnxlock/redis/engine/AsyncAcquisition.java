@@ -17,7 +17,6 @@ package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -181,8 +180,7 @@ final class AsyncAcquisition {
 			return;
 		}
 		if (failure != null) {
-			Throwable cause = (failure instanceof CompletionException && failure.getCause() != null)
-					? failure.getCause() : failure;
+			Throwable cause = Waits.unwrapped(failure);
 			this.outcome
 				.completeExceptionally((cause instanceof RuntimeException runtime && RedisCall.mayHaveRun(cause))
 						? this.loop.failedAttempt(this.key, this.ownerToken, this.lease, runtime) : cause);

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
@@ -119,8 +118,7 @@ final class FencingDraws {
 		CompletableFuture<Long> token = new CompletableFuture<>();
 		draw.whenComplete((answer, failure) -> {
 			if (failure != null) {
-				token.completeExceptionally((failure instanceof CompletionException && failure.getCause() != null)
-						? failure.getCause() : failure);
+				token.completeExceptionally(Waits.unwrapped(failure));
 				return;
 			}
 			try {
@@ -303,8 +301,7 @@ final class FencingDraws {
 			RenewalResult answer = (results != null) ? results.get(0) : null;
 			Throwable error = (failure != null) ? failure : (answer != null) ? answer.failure() : null;
 			if (error != null) {
-				Throwable cause = (error instanceof CompletionException && error.getCause() != null) ? error.getCause()
-						: error;
+				Throwable cause = Waits.unwrapped(error);
 				done(hold, applied);
 				extended.completeExceptionally(new LockAccessException(hold.key(), "Could not extend lock '"
 						+ hold.key() + "': " + RedisCall.describe(cause) + "; the hold keeps its lease", cause));

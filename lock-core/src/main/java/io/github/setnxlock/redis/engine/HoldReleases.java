@@ -17,7 +17,6 @@ package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -141,8 +140,7 @@ final class HoldReleases {
 			}
 			this.renewer.completeAt(answer, null, ending.untilAfterRenewal());
 			return answer.handleAsync((result, failure) -> {
-				Throwable thrown = (failure instanceof CompletionException && failure.getCause() != null)
-						? failure.getCause() : failure;
+				Throwable thrown = Waits.unwrapped(failure);
 				RuntimeException cause = (thrown == null || thrown instanceof RuntimeException)
 						? (RuntimeException) thrown
 						: new LockAccessException(hold.key(), RedisCall.describe(thrown), thrown);

@@ -143,7 +143,7 @@ final class PendingAcquisition {
 				return attempt;
 			});
 		}).whenComplete((attempt, failure) -> {
-			Throwable cause = Acquisitions.unwrapped(failure);
+			Throwable cause = Waits.unwrapped(failure);
 			boolean taken = (cause != null) ? this.outcome.completeExceptionally(cause)
 					: this.outcome.complete(attempt);
 			if (!taken) {

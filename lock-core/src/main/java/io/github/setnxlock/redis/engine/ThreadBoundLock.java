@@ -234,8 +234,7 @@ final class ThreadBoundLock implements LeasedLock {
 		CompletableFuture<Optional<LockHandle>> handle = new CompletableFuture<>();
 		hold.whenComplete((acquired, failure) -> {
 			if (failure != null) {
-				handle.completeExceptionally((failure instanceof CompletionException && failure.getCause() != null)
-						? failure.getCause() : failure);
+				handle.completeExceptionally(Waits.unwrapped(failure));
 			}
 			else if (!handle
 				.complete(Optional.ofNullable((acquired != null) ? new AsyncLockHandle(this.engine, acquired) : null))

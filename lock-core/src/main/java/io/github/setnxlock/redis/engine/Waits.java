@@ -17,6 +17,7 @@
 package io.github.setnxlock.redis.engine;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -109,6 +110,12 @@ final class Waits {
 		catch (ExecutionException ex) {
 			throw rethrown(ex.getCause());
 		}
+	}
+
+	/** Return what a future failed with, without the wrapper that waiting for it adds. */
+	static Throwable unwrapped(Throwable failure) {
+		return ((failure instanceof CompletionException || failure instanceof ExecutionException)
+				&& failure.getCause() != null) ? failure.getCause() : failure;
 	}
 
 	private static RuntimeException rethrown(Throwable cause) {
