@@ -98,12 +98,6 @@ final class AcquireLoop {
 	/** Whether releases hand over locally, so that runs of hand-offs are tracked. */
 	final boolean handsOffLocally;
 
-	/**
-	 * Create the loop.
-	 * @param handsOffLocally whether releases hand over locally (see
-	 * {@link LocalHandoff})
-	 * @param reachability what the calls have shown of Redis
-	 */
 	AcquireLoop(LockCommands commands, ReleaseMessages messages, AbandonedAcquisitions abandoned,
 			boolean handsOffLocally, Reachability reachability) {
 		this.commands = commands;
@@ -133,16 +127,12 @@ final class AcquireLoop {
 		return backoff.nextPauseNanos(attempt.holderTtlMillis());
 	}
 
-	/** Return a new back-off for a wait. */
 	RetryBackoff newBackoff() {
 		return new RetryBackoff(
 				this.reChecksQuickly ? RetryBackoff.SHORT_MAX_PAUSE_NANOS : RetryBackoff.MAX_PAUSE_NANOS);
 	}
 
-	/**
-	 * Undo an attempt that failed in a way that may have reached Redis.
-	 * @return the exception that tells the caller
-	 */
+	/** Undo an attempt whose failure may have reached Redis; return the caller's news. */
 	LockAccessException failedAttempt(LockKey key, String ownerToken, Duration lease, RuntimeException failure) {
 		this.abandoned.undo(key, ownerToken, lease);
 		return new LockAccessException(key.key(),
@@ -209,9 +199,7 @@ final class AcquireLoop {
 			this.reachability = reachability;
 		}
 
-		/**
-		 * Note that Redis answered an attempt of the registry.
-		 */
+		/** Note that Redis answered an attempt of the registry. */
 		void attemptAnswered() {
 			if (!this.attemptAnswered) {
 				this.attemptAnswered = true;
@@ -219,13 +207,10 @@ final class AcquireLoop {
 		}
 
 		/**
-		 * Return until when to wait for an attempt's answer once the wait for it has
-		 * ended: later while the first connection is still on its way (ask again then),
-		 * or while no attempt of the registry has been answered.
-		 * @param startNanos when the call began
-		 * @param deadline the end of the wait for the answer so far
-		 * @param answered whether Redis answered an attempt of this call
-		 * @return the new end, or {@code deadline}
+		 * Return until when to wait for an attempt's answer once the wait for it, until
+		 * {@code deadline}, has ended: later while the first connection is still on its
+		 * way (ask again then), or while no attempt of the registry has been answered and
+		 * this call's has not ({@code answered}).
 		 */
 		long deadline(long startNanos, long deadline, boolean answered) {
 			if (answered || deadline == Waits.NO_DEADLINE || !this.reachability.isTracked()) {
@@ -246,12 +231,8 @@ final class AcquireLoop {
 		}
 
 		/**
-		 * Return what a wait that ended before its attempt's answer came means.
-		 * @param startNanos when the call began
-		 * @param answered whether Redis answered an attempt of this call
-		 * @param timeout what ended the wait
-		 * @return {@code null} for contention, else the exception that says Redis did not
-		 * answer
+		 * Return what a wait that ended before its attempt's answer came means:
+		 * {@code null} for contention, else the exception that says Redis did not answer.
 		 */
 		LockAccessException ended(LockKey key, String ownerToken, long startNanos, boolean answered,
 				Throwable timeout) {
@@ -313,12 +294,7 @@ final class AcquireLoop {
 			this.maxPauseNanos = maxPauseNanos;
 		}
 
-		/**
-		 * Return the next pause.
-		 * @param holderTtlMillis the time left on the holder's claim, or a negative
-		 * number when unknown
-		 * @return the pause in nanoseconds, at least one millisecond
-		 */
+		/** Return the next pause, at least a millisecond; a negative TTL is unknown. */
 		long nextPauseNanos(long holderTtlMillis) {
 			long base = this.pauseNanos;
 			this.pauseNanos = Math.min(this.pauseNanos * 2, this.maxPauseNanos);

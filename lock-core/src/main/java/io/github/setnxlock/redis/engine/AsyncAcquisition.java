@@ -111,7 +111,6 @@ final class AsyncAcquisition {
 	/**
 	 * Start: after a release that was announced, wait for its message first (and let a
 	 * waiter elsewhere go first when asked), as the loop does.
-	 * @return the outcome
 	 */
 	CompletableFuture<Attempt> start() {
 		SlotTurn turn = this.turn;
@@ -206,10 +205,7 @@ final class AsyncAcquisition {
 		pause(generation, this.loop.pauseAfter(attempt, this.backoff), this::attempt);
 	}
 
-	/**
-	 * Let a waiter of another registry take the key first, as
-	 * {@link AcquireLoop#YIELD_NANOS} describes.
-	 */
+	/** Let a waiter elsewhere take the key first: see {@link AcquireLoop#YIELD_NANOS}. */
 	private void yieldTurn() {
 		long end = System.nanoTime() + AcquireLoop.YIELD_NANOS;
 		this.yieldEnd = (this.deadline != Waits.NO_DEADLINE && this.deadline - end < 0) ? this.deadline : end;

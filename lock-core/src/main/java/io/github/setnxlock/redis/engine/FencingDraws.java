@@ -80,9 +80,7 @@ final class FencingDraws {
 		return tokenFrom(hold, token);
 	}
 
-	/**
-	 * Refuse a draw for a hold that is lost, or whose release has begun.
-	 */
+	/** Refuse a draw for a hold that is lost, or whose release has begun. */
 	private static void checkDrawable(Hold hold) {
 		if (hold.isReleasing()) {
 			throw released(hold);
@@ -97,12 +95,7 @@ final class FencingDraws {
 				"The hold of lock '" + hold.key() + "' was released: it has no fencing token to draw");
 	}
 
-	/**
-	 * Return a hold's fencing token without waiting for the draw: as {@link #tokenOf},
-	 * with the answer to come.
-	 * @param hold the hold
-	 * @return the token, to come; failed as {@link #tokenOf} throws
-	 */
+	/** As {@link #tokenOf}, without waiting for the draw: failed as it throws. */
 	CompletableFuture<Long> tokenOfAsync(Hold hold) {
 		long drawn = hold.fencingToken();
 		if (drawn != Lease.NOT_DRAWN) {
@@ -158,9 +151,7 @@ final class FencingDraws {
 		token.whenComplete((value, failure) -> deadline.cancel(false));
 	}
 
-	/**
-	 * Return the token a draw answered, or end the hold when the draw found it lost.
-	 */
+	/** Return the token a draw answered, or end the hold when the draw found it lost. */
 	private long tokenFrom(Hold hold, OptionalLong token) {
 		if (token.isEmpty()) {
 			hold.evidence.drawRejected();
@@ -170,9 +161,7 @@ final class FencingDraws {
 		return token.getAsLong();
 	}
 
-	/**
-	 * Return the hold's draw, starting it if nobody has: one draw per hold, whoever asks.
-	 */
+	/** Return the hold's draw, starting it if nobody has: one per hold, whoever asks. */
 	private CompletableFuture<OptionalLong> drawOf(Hold hold) {
 		CompletableFuture<OptionalLong> current = hold.fenceDraw.get();
 		if (current != null) {
@@ -206,9 +195,7 @@ final class FencingDraws {
 		return started;
 	}
 
-	/**
-	 * Wait for the draw until the hold's deadline, which a renewal meanwhile moves on.
-	 */
+	/** Wait for the draw until the hold's deadline, which a renewal may move on. */
 	private static OptionalLong awaitWhileHeld(Hold hold, CompletableFuture<OptionalLong> draw)
 			throws TimeoutException {
 		while (true) {

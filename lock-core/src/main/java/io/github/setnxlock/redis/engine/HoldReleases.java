@@ -70,10 +70,7 @@ final class HoldReleases {
 
 	/**
 	 * Give back one entry of a hold: the last one releases the lock in Redis, deleting
-	 * the key, or keeping it for a while when asked. Ends by the holder's deadline and a
-	 * small margin whatever the command timeout: past it the hold counts as lost.
-	 * @param hold the hold
-	 * @param keep how long the key stays after the release, or {@code null} to delete it
+	 * the key, or keeping it for {@code keep} when not {@code null}.
 	 * @throws LockLostException if the hold was lost before the release (a failure to
 	 * reach Redis then is suppressed in it)
 	 * @throws LockAccessException if Redis could not be reached; the hold ends all the
@@ -109,14 +106,10 @@ final class HoldReleases {
 	}
 
 	/**
-	 * Give back a hold without waiting: as {@link #release}, but each step runs when the
-	 * one before completes, and listeners hear of it off the caller's thread. Steps that
-	 * follow Redis's answer, or a renewal's, run on the given executor, never on the
-	 * thread that served Redis or renews leases.
-	 * @param hold the hold, which its owner holds once (asynchronous holds are not
-	 * reentrant)
-	 * @param keep how long the key stays after the release, or {@code null} to delete it
-	 * @param callbacks where the steps after an answer run, and the result completes
+	 * As {@link #release}, without waiting, for a hold held once (asynchronous holds are
+	 * not reentrant): each step runs when the one before completes, and listeners hear of
+	 * it off the caller's thread. Steps that follow Redis's answer, or a renewal's, run
+	 * on {@code callbacks}, never on the thread that served Redis or renews leases.
 	 * @return completed when the hold has ended; failed as {@link #release} throws
 	 */
 	CompletableFuture<Void> releaseAsync(Hold hold, Duration keep, Executor callbacks) {
@@ -246,15 +239,10 @@ final class HoldReleases {
 			// A renewal the release waited for found the key taken: whatever the release
 			// found after it (no key, a failure), the hold was lost before unlock().
 			events.lost(hold, lostWhileReleasing);
-			LockLostException lostException = hold.lostException("before unlock()");
-			if (failure != null) {
-				lostException.addSuppressed(failure);
-			}
-			return lostException;
 		}
-		if (lostBefore) {
-			// Known lost before the release began: that is the caller's news, whether or
-			// not Redis answered the release that tidies up after it.
+		if (lostWhileReleasing != null || lostBefore) {
+			// Known lost before the release, or while it waited: that is the caller's
+			// news, whether or not Redis answered the release that tidies up after it.
 			LockLostException lostException = hold.lostException("before unlock()");
 			if (failure != null) {
 				lostException.addSuppressed(failure);
@@ -310,9 +298,7 @@ final class HoldReleases {
 		events.ended(hold, false);
 	}
 
-	/**
-	 * Tell the listeners of a loss the renewer did not already report.
-	 */
+	/** Tell the listeners of a loss the renewer did not already report. */
 	private static void report(Hold hold, Reason reason, LockEvents events) {
 		if (hold.markLost(reason)) {
 			events.lost(hold, reason);

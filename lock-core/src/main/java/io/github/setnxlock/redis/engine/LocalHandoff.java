@@ -75,9 +75,7 @@ final class LocalHandoff {
 		this.ticker = ticker;
 	}
 
-	/**
-	 * Whether releases hand over locally at all: on, and under the token protocol.
-	 */
+	/** Whether releases hand over locally at all: on, and under the token protocol. */
 	boolean enabled() {
 		return this.enabled;
 	}
@@ -112,16 +110,11 @@ final class LocalHandoff {
 		}
 	}
 
-	/**
-	 * Return how many holds were handed over locally.
-	 */
 	long count() {
 		return this.handoffs.sum();
 	}
 
-	/**
-	 * What the local hand-offs of one key know since the key was last taken in Redis.
-	 */
+	/** What the local hand-offs of one key know since it was last taken in Redis. */
 	static final class Run {
 
 		/** When another registry's waiter was first known to wait, or 0. */
@@ -171,9 +164,7 @@ final class LocalHandoff {
 			}
 		}
 
-		/**
-		 * The key was released through Redis: an announced release found a waiter's mark.
-		 */
+		/** The key was released through Redis: an announced release found a mark. */
 		synchronized void releasedInRedis(boolean announced) {
 			this.lastReleaseAnnounced = announced;
 		}
@@ -192,9 +183,6 @@ final class LocalHandoff {
 			}
 		}
 
-		/**
-		 * Whether a waiter of another registry is known to wait.
-		 */
 		synchronized boolean remoteKnown() {
 			return this.remoteSeenNanos != 0;
 		}
@@ -227,9 +215,7 @@ final class LocalHandoff {
 		/** Callbacks for the next message; guarded by the lock. */
 		private final List<Runnable> callbacks = new ArrayList<>();
 
-		/**
-		 * Return the release generation: the release messages seen for this key so far.
-		 */
+		/** Return the release generation: the release messages of the key so far. */
 		long generation() {
 			this.lock.lock();
 			try {
@@ -262,11 +248,9 @@ final class LocalHandoff {
 		}
 
 		/**
-		 * Run a callback once a release message newer than the given generation arrives:
-		 * at once, on the caller's thread, if one has; else on the thread that delivers
-		 * it.
-		 * @param seenGeneration the generation noted before Redis was last asked
-		 * @param callback what to run, once; it must not block
+		 * Run a callback, once, when a release message newer than the generation noted
+		 * before Redis was last asked arrives: at once, on the caller's thread, if one
+		 * has; else on the thread that delivers it, which it must not block.
 		 */
 		void whenAnnounced(long seenGeneration, Runnable callback) {
 			this.lock.lock();
@@ -297,7 +281,6 @@ final class LocalHandoff {
 		 * Return how many acquisitions wait for a release message of this key: a test's
 		 * handshake that a waiter is parked on Redis's answer, not still on its way
 		 * there.
-		 * @return the number of waiters
 		 */
 		public int waiters() {
 			this.lock.lock();

@@ -81,12 +81,6 @@ final class LockEvents implements AutoCloseable {
 	/** Reads the owner token a lock key holds now, to say who took a lost lock. */
 	private final Function<LockKey, CompletableFuture<String>> currentOwner;
 
-	/**
-	 * Create the events of an engine.
-	 * @param listeners the listeners
-	 * @param currentOwner reads the owner token a lock key holds now, to say who took a
-	 * lock that was lost to another owner
-	 */
 	LockEvents(List<LockListener> listeners, Function<LockKey, CompletableFuture<String>> currentOwner) {
 		this(List.copyOf(listeners), null, null, currentOwner);
 	}
@@ -103,7 +97,6 @@ final class LockEvents implements AutoCloseable {
 	/**
 	 * Return events for the registry's own threads, told to the listeners on a thread of
 	 * their own; {@link #close()} stops it.
-	 * @return the queued events
 	 */
 	LockEvents queued() {
 		AtomicLong dropped = new AtomicLong();
@@ -197,9 +190,7 @@ final class LockEvents implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Log the end of a run of dropped events, once the queue is empty again.
-	 */
+	/** Log the end of a run of dropped events, once the queue is empty again. */
 	private void caughtUp() {
 		if (this.dropped.get() > 0 && this.delivery.getQueue().isEmpty()) {
 			long count = this.dropped.getAndSet(0);
@@ -245,19 +236,11 @@ final class LockEvents implements AutoCloseable {
 	 * Return how logs name a lock: by its name when it has one, else by its key. Keys of
 	 * named locks are left out because they are often built from a call's arguments
 	 * ({@code @DistributedLock} keys always are), which may be personal data.
-	 * @param key the lock's key
-	 * @param name the lock's name, empty when it has none
-	 * @return the name or key, in quotes
 	 */
 	static String quoted(String key, String name) {
 		return name.isEmpty() ? "'" + key + "'" : "'" + name + "'";
 	}
 
-	/**
-	 * Tell of a hold found lost.
-	 * @param hold the hold
-	 * @param reason how it was lost
-	 */
 	void lost(Hold hold, LockLostEvent.Reason reason) {
 		LockLostEvent event = new LockLostEvent(hold.key(), hold.name, reason, hold.ownerName(), hold.fencingToken(),
 				Instant.now());
@@ -290,11 +273,6 @@ final class LockEvents implements AutoCloseable {
 		});
 	}
 
-	/**
-	 * Tell of a hold that ended.
-	 * @param hold the hold
-	 * @param lost whether it had been lost
-	 */
 	void ended(Hold hold, boolean lost) {
 		released(new LockListener.Release(hold.key(), hold.name,
 				Duration.ofNanos(System.nanoTime() - hold.acquiredNanos), lost));

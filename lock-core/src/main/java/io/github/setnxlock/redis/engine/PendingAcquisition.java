@@ -99,12 +99,6 @@ final class PendingAcquisition {
 		this.wait = engine.observations.startWait(key, name);
 	}
 
-	/**
-	 * Start the steps.
-	 * @param lease the lease to ask for
-	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
-	 * a time
-	 */
 	void start(Duration lease, long waitNanos) {
 		long deadline = (waitNanos == LeaseLimits.NO_LIMIT_NANOS) ? Waits.NO_DEADLINE : this.startNanos + waitNanos;
 		CompletableFuture<SlotTurn> claim = this.state.slot.claimAsync(this.owner, deadline, this.renewed,
@@ -153,11 +147,8 @@ final class PendingAcquisition {
 	}
 
 	/**
-	 * Take the outcome: make the hold, or free the slot, and tell the listeners.
-	 * @param attempt the acquired attempt, or {@code null}
-	 * @param failure what the acquisition failed with, or {@code null}
-	 * @return the hold, or {@code null} when the wait ended first
-	 * @throws RuntimeException what the acquisition failed with
+	 * Take the outcome: make the hold, or free the slot, and tell the listeners; throw
+	 * what the acquisition failed with, if it did.
 	 */
 	Hold take(Attempt attempt, Throwable failure, LockEvents events) {
 		Hold hold = null;
@@ -196,9 +187,7 @@ final class PendingAcquisition {
 		return hold;
 	}
 
-	/**
-	 * Tell the listeners and the observation how the acquisition ended.
-	 */
+	/** Tell the listeners and the observation how the acquisition ended. */
 	void ended(Result result, boolean tookOver, LockEvents events) {
 		HoldObservations.stop(this.wait, result.name().toLowerCase(Locale.ROOT));
 		events.acquisitionEnded(new LockListener.Acquisition(this.key.key(), this.name, result,
@@ -278,9 +267,8 @@ final class PendingAcquisition {
 		}
 
 		/**
-		 * Undo an acquisition attempt that may have run, or may still run, in Redis.
-		 * @param ownerToken the attempt's owner token, used by no other attempt
-		 * @param lease the lease it asked for
+		 * Undo an acquisition attempt that may have run, or may still run, in Redis: its
+		 * owner token is used by no other attempt.
 		 */
 		void undo(LockKey key, String ownerToken, Duration lease) {
 			long now = System.nanoTime();
