@@ -85,19 +85,14 @@ final class HoldWatch {
 			}
 		}
 
-		/**
-		 * An entry of the hold ends: drop the action if that entry asked for it.
-		 */
+		/** An entry of the hold ends: drop the action if that entry asked for it. */
 		void entryEnded(int holdCount) {
 			if (holdCount == this.entry) {
 				drop();
 			}
 		}
 
-		/**
-		 * Drop the action and its watch: the entry that asked for it has ended, or the
-		 * hold.
-		 */
+		/** Drop the action and its watch: the entry that asked has ended, or the hold. */
 		void drop() {
 			this.action.set(null);
 			this.entry = 0;
@@ -127,20 +122,13 @@ final class HoldWatch {
 		/** Set when renewals stopped at the hold limit: the lease then just ends. */
 		private volatile boolean renewalsCapped;
 
-		/**
-		 * When the renewal out at Redis was sent ({@link System#nanoTime()}); 0 for none.
-		 */
+		/** When the renewal out at Redis was sent, as {@link System#nanoTime()}; or 0. */
 		private volatile long renewalSentNanos;
 
-		/**
-		 * The round trip of a renewal answered after the deadline, in ms; -1 for none.
-		 */
+		/** The round trip in ms of a renewal answered past the deadline; -1 for none. */
 		private volatile long lateRoundTripMillis = -1;
 
-		/**
-		 * Set when the draw of the fencing token, rather than a renewal, found the key
-		 * taken.
-		 */
+		/** Set when the fencing token's draw, not a renewal, found the key taken. */
 		private volatile boolean drawRejected;
 
 		void drawRejected() {
@@ -229,23 +217,11 @@ final class HoldWatch {
 	 */
 	record RenewalSchedule(long dueNanos, long periodNanos, Duration maxHold) {
 
-		/**
-		 * The schedule of a registry's lease.
-		 * @param lease the lease holds are renewed for
-		 * @param maxHold how long renewals go on, or {@code null}
-		 * @return the schedule
-		 */
 		static RenewalSchedule of(Duration lease, Duration maxHold) {
 			long due = Math.max(2, lease.toNanos() / 3);
 			return new RenewalSchedule(due, due / 2, maxHold);
 		}
 
-		/**
-		 * Look at a hold.
-		 * @param hold the hold
-		 * @param nowNanos the time of the tick
-		 * @return what to do with it
-		 */
 		Look look(Hold hold, long nowNanos) {
 			if (hold.isReleasing()) {
 				return Look.FORGET;
@@ -268,9 +244,7 @@ final class HoldWatch {
 			return (age >= this.dueNanos) ? Look.DUE : (age >= this.periodNanos) ? Look.ALONG : Look.FRESH;
 		}
 
-		/**
-		 * What a tick does with a hold.
-		 */
+		/** What a tick does with a hold. */
 		enum Look {
 
 			/** Its owner is releasing it, and cleans up after it: stop watching. */
