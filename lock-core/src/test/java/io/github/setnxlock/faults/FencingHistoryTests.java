@@ -26,6 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.SetnxLockSettings;
@@ -59,8 +60,7 @@ class FencingHistoryTests {
 		underBothProtocols(directory, (protocol, locks, witness, runDirectory) -> {
 			HistoryRun.Settings settings = new HistoryRun.Settings(protocol);
 			// A lease no stall of a busy machine outlasts: without faults, every holder
-			// keeps
-			// its lock to the end of its section.
+			// keeps its lock to the end of its section.
 			settings.lease = Duration.ofSeconds(5);
 			settings.lateTokens = 0.5;
 			try (HistoryRun run = HistoryRun.start(settings, locks.port(), witness, runDirectory)) {
@@ -87,8 +87,7 @@ class FencingHistoryTests {
 			Duration pause = settings.lease.multipliedBy(3);
 			try (HistoryRun run = HistoryRun.start(settings, locks.port(), witness, runDirectory)) {
 				// Catch the first worker inside a critical section, between its read and
-				// its
-				// write, and freeze it there.
+				// its write, and freeze it there.
 				String announced = run.awaitLine(0, "IN ", run.countLines(0, "IN "), Duration.ofSeconds(10));
 				run.pause(0);
 				long pausedAt = FaultClient.micros();
@@ -116,8 +115,7 @@ class FencingHistoryTests {
 				assertThat(report.violations()).isEmpty();
 				assertThat(report.lostUpdates()).isZero();
 				// About 700 when measured; a lock that gave up its holds early would pass
-				// the
-				// checks above with none.
+				// the checks above with none.
 				assertThat(report.believedHeld()).as("sections held throughout").isGreaterThan(100);
 			}
 		});
@@ -195,9 +193,8 @@ class FencingHistoryTests {
 				assertThat(report.lostAtUnlock()).as("unlocks that reported a loss").isZero();
 				assertThat(lossesReported).as("locks reported lost").isZero();
 				// Each lost answer costs its process a reconnection, a few hundred ms on
-				// a
-				// busy
-				// machine, on the connection its threads share: 80 to 900 when measured.
+				// a busy machine, on the connection its threads share: 80 to 900 when
+				// measured.
 				assertThat(report.believedHeld()).as("sections held throughout").isGreaterThan(20);
 				assertThat(lostAnswers.lost()).as("answers lost").isGreaterThan(5);
 			}
@@ -298,6 +295,7 @@ class FencingHistoryTests {
 	 */
 	private static <T> void sideBySide(List<T> variants, Path directory, Run<T> run) throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(variants.size());
+		AssertionError failed = null;
 		try {
 			List<Future<?>> runs = new ArrayList<>();
 			for (T variant : variants) {
@@ -308,7 +306,6 @@ class FencingHistoryTests {
 					return null;
 				}));
 			}
-			AssertionError failed = null;
 			for (int i = 0; i < runs.size(); i++) {
 				try {
 					runs.get(i).get();
@@ -323,12 +320,21 @@ class FencingHistoryTests {
 					}
 				}
 			}
+		}
+		catch (InterruptedException ex) {
 			if (failed != null) {
-				throw failed;
+				ex.addSuppressed(failed);
 			}
+			throw ex;
 		}
 		finally {
+			// The runs stop their workers and servers before the next test that needs
+			// the cores begins.
 			threads.shutdownNow();
+			threads.awaitTermination(30, TimeUnit.SECONDS);
+		}
+		if (failed != null) {
+			throw failed;
 		}
 	}
 

@@ -90,6 +90,11 @@ final class HistoryRun implements AutoCloseable {
 		try {
 			Files.createDirectories(directory);
 			for (int i = 0; i < settings.processes; i++) {
+				// A worker writes its files once it reads its run: none of an earlier
+				// run's
+				// may be taken for its own.
+				Files.deleteIfExists(run.log(i));
+				Files.deleteIfExists(run.records(i));
 				HistoryWorkers.Worker worker = HistoryWorkers.take();
 				run.workers.add(worker);
 				worker.run(List.of(locks, "witness=" + witness.port(), "protocol=" + settings.protocol,

@@ -121,19 +121,12 @@ public final class HistoryWorker {
 		PrintStream control = System.out;
 		BufferedReader runs = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
 		for (String line = runs.readLine(); line != null; line = runs.readLine()) {
-			Map<String, String> options = new HashMap<>();
-			for (String arg : line.split("\t")) {
-				int equals = arg.indexOf('=');
-				if (equals < 1) {
-					throw new IllegalArgumentException("Arguments are name=value, not '" + arg + "'");
-				}
-				options.put(arg.substring(0, equals), arg.substring(equals + 1));
-			}
-			PrintStream log = new PrintStream(Files.newOutputStream(Path.of(options.get("log"))), true,
-					StandardCharsets.UTF_8);
-			System.setOut(log);
-			System.setErr(log);
+			PrintStream log = control;
 			try {
+				Map<String, String> options = options(line);
+				log = new PrintStream(Files.newOutputStream(Path.of(options.get("log"))), true, StandardCharsets.UTF_8);
+				System.setOut(log);
+				System.setErr(log);
 				new HistoryWorker(options).run();
 			}
 			catch (Throwable ex) {
@@ -146,13 +139,27 @@ public final class HistoryWorker {
 			finally {
 				System.setOut(control);
 				System.setErr(control);
-				log.close();
+				if (log != control) {
+					log.close();
+				}
 			}
 			control.println(HistoryWorkers.DONE);
 			control.flush();
 		}
 		// Lettuce's threads would keep a JVM whose work is done alive.
 		System.exit(0);
+	}
+
+	private static Map<String, String> options(String line) {
+		Map<String, String> options = new HashMap<>();
+		for (String arg : line.split("\t")) {
+			int equals = arg.indexOf('=');
+			if (equals < 1) {
+				throw new IllegalArgumentException("Arguments are name=value, not '" + arg + "'");
+			}
+			options.put(arg.substring(0, equals), arg.substring(equals + 1));
+		}
+		return options;
 	}
 
 	private String option(String name) {

@@ -70,6 +70,7 @@ final class HistoryWorkers {
 			while (!idle.isEmpty()) {
 				Worker worker = idle.pop();
 				if (worker.process.isAlive()) {
+					worker.other.setLength(0);
 					return worker;
 				}
 			}

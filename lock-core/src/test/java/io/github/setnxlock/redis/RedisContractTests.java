@@ -53,7 +53,7 @@ import static org.awaitility.Awaitility.await;
 @MethodSource("variants")
 class RedisContractTests extends LockRegistryContractTests {
 
-	private static final Map<Variant, RedisServer> servers = new ConcurrentHashMap<>();
+	private static final Map<String, RedisServer> servers = new ConcurrentHashMap<>();
 
 	@Parameter
 	Variant variant;
@@ -102,12 +102,12 @@ class RedisContractTests extends LockRegistryContractTests {
 
 	@BeforeParameterizedClassInvocation
 	static void startServer(Variant variant) {
-		servers.put(variant, variant.server().get());
+		servers.put(variant.name(), variant.server().get());
 	}
 
 	@AfterParameterizedClassInvocation
 	static void stopServer(Variant variant) {
-		RedisServer server = servers.remove(variant);
+		RedisServer server = servers.remove(variant.name());
 		if (server != null) {
 			server.close();
 		}
@@ -146,7 +146,7 @@ class RedisContractTests extends LockRegistryContractTests {
 
 	@BeforeEach
 	void connect() {
-		this.server = servers.get(this.variant);
+		this.server = servers.get(this.variant.name());
 		this.server.execute("FLUSHALL");
 		prepareServer(this.server);
 		this.first = newClient(this.server);

@@ -58,6 +58,8 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	private volatile ScriptCalls calls;
 
+	private final Object choosing = new Object();
+
 	private final Reachability reachability = new Reachability();
 
 	private final ScriptLoads scripts;
@@ -225,7 +227,7 @@ public final class RedisGateway implements AutoCloseable {
 	private ScriptCalls calls() {
 		ScriptCalls chosen = this.calls;
 		if (chosen == null) {
-			synchronized (this) {
+			synchronized (this.choosing) {
 				chosen = this.calls;
 				if (chosen == null) {
 					chosen = ScriptCalls.choose(this.redis, this.runner);
