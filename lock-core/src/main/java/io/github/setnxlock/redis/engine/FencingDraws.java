@@ -63,21 +63,22 @@ final class FencingDraws {
 		this.renewer = renewer;
 	}
 
+	/**
+	 * Return a hold's fencing token, drawing it on the first request: the caller waits,
+	 * uninterrupted, for {@link #tokenOfAsync}, which fails at the hold's deadline.
+	 */
 	long tokenOf(Hold hold) {
 		long drawn = hold.fencingToken();
 		if (drawn != Lease.NOT_DRAWN) {
 			return drawn;
 		}
-		checkDrawable(hold);
-		CompletableFuture<OptionalLong> draw = drawOf(hold);
-		OptionalLong token;
 		try {
-			token = awaitWhileHeld(hold, draw);
+			return Waits.awaitUninterrupted(tokenOfAsync(hold), Waits.NO_DEADLINE);
 		}
 		catch (TimeoutException ex) {
-			throw hold.lostException("while its fencing token was drawn (Redis did not answer the draw in time)");
+			// Without a deadline of its own: the draw fails at the hold's instead.
+			throw new IllegalStateException(ex);
 		}
-		return tokenFrom(hold, token);
 	}
 
 	/** Refuse a draw for a hold that is lost, or whose release has begun. */
@@ -193,21 +194,6 @@ final class FencingDraws {
 			started.completeExceptionally(ex);
 		}
 		return started;
-	}
-
-	/** Wait for the draw until the hold's deadline, which a renewal may move on. */
-	private static OptionalLong awaitWhileHeld(Hold hold, CompletableFuture<OptionalLong> draw)
-			throws TimeoutException {
-		while (true) {
-			try {
-				return Waits.awaitUninterrupted(draw, hold.lease().deadlineNanos());
-			}
-			catch (TimeoutException ex) {
-				if (hold.isLost(System.nanoTime())) {
-					throw ex;
-				}
-			}
-		}
 	}
 
 	/**
