@@ -65,6 +65,23 @@ class LazyFencingTests {
 		server().execute("CONFIG", "RESETSTAT");
 	}
 
+	/**
+	 * A closed registry draws nothing more, for a thread as for an asynchronous hold: its
+	 * first fencingToken() is refused rather than sent to Redis.
+	 */
+	@Test
+	void aTokenFirstAskedForAfterTheRegistryClosedIsRefused() throws Exception {
+		try (TestClient client = new TestClient(server(), SetnxLockSettings.defaults())) {
+			LeasedLock lock = client.registry.obtain("closed-before-the-draw");
+			lock.lock();
+			client.registry.close();
+			assertThatExceptionOfType(IllegalStateException.class).isThrownBy(lock::fencingToken)
+				.withMessageContaining("'closed-before-the-draw'")
+				.withMessageContaining("closed");
+			assertThat(server().commandStat("time", "calls")).as("draws sent").isZero();
+		}
+	}
+
 	@Test
 	void holdsThatNeverAskDrawNothing() throws Exception {
 		try (TestClient client = new TestClient(server(), SetnxLockSettings.defaults())) {

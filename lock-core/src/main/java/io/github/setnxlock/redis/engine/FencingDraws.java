@@ -91,6 +91,11 @@ final class FencingDraws {
 		}
 	}
 
+	private static IllegalStateException closed(Hold hold) {
+		return new IllegalStateException(
+				"Lock registry is closed: the fencing token of lock '" + hold.key() + "' cannot be drawn");
+	}
+
 	private static IllegalStateException released(Hold hold) {
 		return new IllegalStateException(
 				"The hold of lock '" + hold.key() + "' was released: it has no fencing token to draw");
@@ -107,6 +112,9 @@ final class FencingDraws {
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
+		}
+		if (this.renewer.isClosed()) {
+			return CompletableFuture.failedFuture(closed(hold));
 		}
 		CompletableFuture<OptionalLong> draw = drawOf(hold);
 		CompletableFuture<Long> token = new CompletableFuture<>();
@@ -136,8 +144,7 @@ final class FencingDraws {
 		}
 		CompletableFuture<Void> deadline = new CompletableFuture<>();
 		if (!this.renewer.completeAt(deadline, null, hold.lease().deadlineNanos())) {
-			token.completeExceptionally(new IllegalStateException(
-					"Lock registry is closed: the fencing token of lock '" + hold.key() + "' cannot be drawn"));
+			token.completeExceptionally(closed(hold));
 			return;
 		}
 		deadline.thenRun(() -> {

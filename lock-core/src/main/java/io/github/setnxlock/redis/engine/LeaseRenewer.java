@@ -363,6 +363,11 @@ final class LeaseRenewer implements AutoCloseable {
 		this.abandoned.accept(hold);
 	}
 
+	/** Whether {@link #close()} was called: the engine is closed. */
+	boolean isClosed() {
+		return this.scheduler.isShutdown();
+	}
+
 	@Override
 	public void close() {
 		this.scheduler.shutdownNow();
