@@ -17,13 +17,17 @@ package io.github.setnxlock.redis;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
+import io.github.setnxlock.redis.token.TokenLockCommands;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.RedisServerExtension;
@@ -66,8 +70,8 @@ class LazyFencingTests {
 	}
 
 	/**
-	 * A closed registry draws nothing more, for a thread as for an asynchronous hold: its
-	 * first fencingToken() is refused rather than sent to Redis.
+	 * A closed registry draws nothing more: a thread's first fencingToken() is refused
+	 * rather than sent to Redis.
 	 */
 	@Test
 	void aTokenFirstAskedForAfterTheRegistryClosedIsRefused() throws Exception {
@@ -79,6 +83,38 @@ class LazyFencingTests {
 				.withMessageContaining("'closed-before-the-draw'")
 				.withMessageContaining("closed");
 			assertThat(server().commandStat("time", "calls")).as("draws sent").isZero();
+		}
+	}
+
+	/**
+	 * A thread that waits for its draw when the registry closes stops waiting then, as at
+	 * its hold's deadline, however long Redis takes to answer.
+	 */
+	@Test
+	void aThreadWaitingForItsTokenWhenTheRegistryClosesStopsWaiting() throws Exception {
+		// The draw itself, not the warm-up's SCRIPT EXISTS that names the script too.
+		String draw = "EVALSHA\r\n$40\r\n" + TokenLockCommands.FENCE_DRAW.sha1();
+		try (TcpProxy proxy = TcpProxy.start(server());
+				TestClient client = new TestClient(RedisConnections.create(proxy, Duration.ofSeconds(120)),
+						SetnxLockSettings.defaults(), List.of())) {
+			LeasedLock lock = client.registry.obtain("closed-during-the-draw");
+			proxy.delayRepliesTo(draw, Duration.ofSeconds(60));
+			CompletableFuture<Long> token = new CompletableFuture<>();
+			Thread holder = new Thread(() -> {
+				try {
+					lock.lock();
+					token.complete(lock.fencingToken());
+				}
+				catch (Throwable ex) {
+					token.completeExceptionally(ex);
+				}
+			});
+			holder.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> proxy.delayedRequests(draw) > 0 || token.isDone());
+			client.registry.close();
+			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> token.get(10, TimeUnit.SECONDS))
+				.withCauseInstanceOf(IllegalStateException.class)
+				.withMessageContaining("closed");
 		}
 	}
 

@@ -76,6 +76,9 @@ final class LeaseRenewer implements AutoCloseable {
 	 */
 	private final Set<Hold> watched = ConcurrentHashMap.newKeySet();
 
+	/** The completions {@link #completeAt} has scheduled and that have not run. */
+	private final Set<Runnable> timers = ConcurrentHashMap.newKeySet();
+
 	private final Consumer<Hold> abandoned;
 
 	final ScheduledThreadPoolExecutor scheduler;
@@ -192,13 +195,20 @@ final class LeaseRenewer implements AutoCloseable {
 		if (future.isDone()) {
 			return true;
 		}
+		Runnable complete = () -> future.complete(value);
+		// Noted before it is scheduled, so that close() finds every timer it drops.
+		this.timers.add(complete);
 		try {
-			Future<?> timer = this.scheduler.schedule(() -> future.complete(value),
-					Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-			future.whenComplete((done, failure) -> timer.cancel(false));
+			Future<?> timer = this.scheduler.schedule(complete, Math.max(0, deadlineNanos - System.nanoTime()),
+					TimeUnit.NANOSECONDS);
+			future.whenComplete((done, failure) -> {
+				timer.cancel(false);
+				this.timers.remove(complete);
+			});
 			return true;
 		}
 		catch (RejectedExecutionException ex) {
+			this.timers.remove(complete);
 			future.complete(value);
 			return false;
 		}
@@ -371,6 +381,9 @@ final class LeaseRenewer implements AutoCloseable {
 	@Override
 	public void close() {
 		this.scheduler.shutdownNow();
+		// The timers it dropped never run: what waits for one goes on now, as at its
+		// deadline, rather than for an answer Redis may never give.
+		List.copyOf(this.timers).forEach(Runnable::run);
 	}
 
 }
