@@ -65,20 +65,24 @@ final class FencingDraws {
 
 	/**
 	 * Return a hold's fencing token, drawing it on the first request: the caller waits,
-	 * uninterrupted, for {@link #tokenOfAsync}, which fails at the hold's deadline.
+	 * uninterrupted, for the draw, which fails at the hold's deadline.
 	 */
 	long tokenOf(Hold hold) {
 		long drawn = hold.fencingToken();
 		if (drawn != Lease.NOT_DRAWN) {
 			return drawn;
 		}
+		OptionalLong answer;
 		try {
-			return Waits.awaitUninterrupted(tokenOfAsync(hold), Waits.NO_DEADLINE);
+			answer = Waits.awaitUninterrupted(boundedDraw(hold), Waits.NO_DEADLINE);
 		}
 		catch (TimeoutException ex) {
 			// Without a deadline of its own: the draw fails at the hold's instead.
 			throw new IllegalStateException(ex);
 		}
+		// On the caller's thread: a draw that found the hold lost ends it here, where its
+		// listeners and observations may run, never on a thread that serves Redis.
+		return tokenFrom(hold, answer);
 	}
 
 	/** Refuse a draw for a hold that is lost, or whose release has begun. */
@@ -107,20 +111,10 @@ final class FencingDraws {
 		if (drawn != Lease.NOT_DRAWN) {
 			return CompletableFuture.completedFuture(drawn);
 		}
-		try {
-			checkDrawable(hold);
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		if (this.renewer.isClosed()) {
-			return CompletableFuture.failedFuture(closed(hold));
-		}
-		CompletableFuture<OptionalLong> draw = drawOf(hold);
 		CompletableFuture<Long> token = new CompletableFuture<>();
-		draw.whenComplete((answer, failure) -> {
+		boundedDraw(hold).whenComplete((answer, failure) -> {
 			if (failure != null) {
-				token.completeExceptionally(Waits.unwrapped(failure));
+				token.completeExceptionally(failure);
 				return;
 			}
 			try {
@@ -130,33 +124,55 @@ final class FencingDraws {
 				token.completeExceptionally(ex);
 			}
 		});
-		watchWhileHeld(hold, token);
 		return token;
 	}
 
 	/**
-	 * Fail a draw that is still out when the hold's deadline passes, which a renewal
-	 * meanwhile moves on.
+	 * Return the hold's draw, failed when the hold's deadline (which a renewal moves on)
+	 * passes first; refused for a hold lost or released, and by a closed engine.
 	 */
-	private void watchWhileHeld(Hold hold, CompletableFuture<Long> token) {
-		if (token.isDone()) {
+	private CompletableFuture<OptionalLong> boundedDraw(Hold hold) {
+		try {
+			checkDrawable(hold);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		if (this.renewer.isClosed()) {
+			return CompletableFuture.failedFuture(closed(hold));
+		}
+		CompletableFuture<OptionalLong> bounded = new CompletableFuture<>();
+		drawOf(hold).whenComplete((answer, failure) -> {
+			if (failure != null) {
+				bounded.completeExceptionally(Waits.unwrapped(failure));
+			}
+			else {
+				bounded.complete(answer);
+			}
+		});
+		watchWhileHeld(hold, bounded);
+		return bounded;
+	}
+
+	private void watchWhileHeld(Hold hold, CompletableFuture<?> draw) {
+		if (draw.isDone()) {
 			return;
 		}
 		CompletableFuture<Void> deadline = new CompletableFuture<>();
 		if (!this.renewer.completeAt(deadline, null, hold.lease().deadlineNanos())) {
-			token.completeExceptionally(closed(hold));
+			draw.completeExceptionally(closed(hold));
 			return;
 		}
 		deadline.thenRun(() -> {
 			if (!hold.isLost(System.nanoTime())) {
-				watchWhileHeld(hold, token);
+				watchWhileHeld(hold, draw);
 			}
 			else {
-				token.completeExceptionally(hold
+				draw.completeExceptionally(hold
 					.lostException("while its fencing token was drawn (Redis did not answer the draw in time)"));
 			}
 		});
-		token.whenComplete((value, failure) -> deadline.cancel(false));
+		draw.whenComplete((value, failure) -> deadline.cancel(false));
 	}
 
 	/** Return the token a draw answered, or end the hold when the draw found it lost. */
