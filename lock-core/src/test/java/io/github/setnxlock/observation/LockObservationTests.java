@@ -18,7 +18,10 @@ package io.github.setnxlock.observation;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.common.docs.KeyName;
@@ -30,16 +33,22 @@ import io.micrometer.observation.tck.TestObservationRegistryAssert;
 
 import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.LockHandle;
+import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
+import io.github.setnxlock.redis.token.TokenLockCommands;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServerExtension;
+import io.github.setnxlock.test.TcpProxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Waits for a lock and holds of it are observed, with the lock's name, protocol and
@@ -201,6 +210,55 @@ class LockObservationTests {
 			.isEqualTo("wait orders:1");
 		assertThat(new DefaultLockObservationConvention.Holds("orders.lock.hold").getContextualName(context))
 			.isEqualTo("hold orders:1");
+	}
+
+	/**
+	 * An asynchronous hold whose fencing draw finds its key gone ends, and its
+	 * observation stops, on the registry's renewal thread, as a renewal's loss does:
+	 * never on the thread that brought Redis's answer (the client's event loop, which
+	 * observation handlers must not hold up).
+	 */
+	@Test
+	void anAsynchronousHoldLostAtItsDrawStopsItsObservationOffTheClientsThreads() throws Exception {
+		ObservationRegistry observations = ObservationRegistry.create();
+		List<String> stoppedOn = new CopyOnWriteArrayList<>();
+		observations.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				if ("setnx.lock.hold".equals(context.getName())) {
+					stoppedOn.add(Thread.currentThread().getName());
+				}
+			}
+
+		});
+		// The draw's answer comes a while after it is sent, on the client's event loop.
+		TcpProxy proxy = TcpProxy.start(redis.server());
+		proxy.delayRepliesTo("EVALSHA\r\n$40\r\n" + TokenLockCommands.FENCE_DRAW.sha1(), Duration.ofMillis(200));
+		LettuceConnectionFactory factory = RedisConnections.create(proxy, Duration.ofSeconds(2));
+		try (proxy;
+				SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+						SetnxLockSettings.defaults())) {
+			registry.setObservationRegistry(observations);
+			LockHandle handle = registry.obtain("drawn-gone")
+				.acquireAsync(Duration.ofSeconds(5))
+				.get(5, TimeUnit.SECONDS)
+				.orElseThrow();
+			redis.server().execute("DEL", "lock:drawn-gone");
+			assertThatExceptionOfType(ExecutionException.class)
+				.isThrownBy(() -> handle.fencingTokenAsync().get(5, TimeUnit.SECONDS))
+				.withCauseInstanceOf(LockLostException.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> !stoppedOn.isEmpty());
+			assertThat(stoppedOn).singleElement().asString().startsWith("setnx-lock-renewal");
+		}
+		finally {
+			RedisConnections.destroy(factory);
+		}
 	}
 
 }

@@ -117,11 +117,25 @@ final class FencingDraws {
 				token.completeExceptionally(failure);
 				return;
 			}
-			try {
-				token.complete(tokenFrom(hold, answer));
+			Runnable read = () -> {
+				try {
+					token.complete(tokenFrom(hold, answer));
+				}
+				catch (RuntimeException ex) {
+					token.completeExceptionally(ex);
+				}
+			};
+			if (answer.isPresent()) {
+				read.run();
+				return;
 			}
-			catch (RuntimeException ex) {
-				token.completeExceptionally(ex);
+			// Refused: the hold is lost, and ends on the renewal thread, as after a
+			// renewal's answer, not on the thread that brought this one.
+			try {
+				this.renewer.scheduler.execute(read);
+			}
+			catch (RejectedExecutionException ex) {
+				read.run();
 			}
 		});
 		return token;
