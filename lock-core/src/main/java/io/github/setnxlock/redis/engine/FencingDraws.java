@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 
 import io.github.setnxlock.LockAccessException;
@@ -129,14 +128,8 @@ final class FencingDraws {
 				read.run();
 				return;
 			}
-			// Refused: the hold is lost, and ends on the renewal thread, as after a
-			// renewal's answer, not on the thread that brought this one.
-			try {
-				this.renewer.scheduler.execute(read);
-			}
-			catch (RejectedExecutionException ex) {
-				read.run();
-			}
+			// Refused: the hold is lost, and ends where a renewal's loss does.
+			this.renewer.onRenewalThread(read);
 		});
 		return token;
 	}
@@ -331,12 +324,7 @@ final class FencingDraws {
 					done(hold, applied);
 					extended.complete(false);
 				};
-				try {
-					this.renewer.scheduler.execute(lost);
-				}
-				catch (RejectedExecutionException ex) {
-					lost.run();
-				}
+				this.renewer.onRenewalThread(lost);
 			}
 		}
 

@@ -373,6 +373,19 @@ final class LeaseRenewer implements AutoCloseable {
 		this.abandoned.accept(hold);
 	}
 
+	/**
+	 * Run a task on the renewal thread, where a hold's loss is reported, rather than on
+	 * the thread that brought Redis's answer; on the calling thread once closed.
+	 */
+	void onRenewalThread(Runnable task) {
+		try {
+			this.scheduler.execute(task);
+		}
+		catch (RejectedExecutionException ex) {
+			task.run();
+		}
+	}
+
 	/** Whether {@link #close()} was called: the engine is closed. */
 	boolean isClosed() {
 		return this.scheduler.isShutdown();

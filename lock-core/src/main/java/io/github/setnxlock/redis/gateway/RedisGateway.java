@@ -310,15 +310,18 @@ public final class RedisGateway implements AutoCloseable {
 	 * {@link #reachability()}.
 	 */
 	private <T> CompletableFuture<T> sent(LockKey key, String action, Supplier<CompletableFuture<T>> call) {
-		return watched(() -> {
-			try {
-				return call.get();
-			}
-			catch (CommandRunner.RedisStalledException ex) {
-				throw new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key()
-						+ "' (Redis key '" + key.redisKey() + "'): Redis is not answering; " + ex.getMessage(), ex);
-			}
-		});
+		// Not through watched(): no lambda more on the way of every lock command.
+		try {
+			return this.reachability.watch(System.nanoTime(), call.get());
+		}
+		catch (CommandRunner.RedisStalledException ex) {
+			return CompletableFuture
+				.failedFuture(new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key()
+						+ "' (Redis key '" + key.redisKey() + "'): Redis is not answering; " + ex.getMessage(), ex));
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 	}
 
 	/**
