@@ -42,9 +42,14 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * The parts of Redlock that undo what a call took: a decision whose cleanup throws still
  * completes its call, and a node's cleanup is sent again until the node answers.
+ * <p>
+ * The cores are held for the whole class, not for its two tests with frozen nodes: a
+ * test's lock is taken on the worker that runs the class, which then waits, idle, while
+ * the classes that hold the cores alone run one after another.
  *
  * @author setnx-lock authors
  */
+@ResourceLock(value = SharedResources.CORES, mode = ResourceAccessMode.READ)
 class RedlockCleanupTests {
 
 	private static final List<String> NAMES = List.of("a:1", "b:2", "c:3");
@@ -93,7 +98,6 @@ class RedlockCleanupTests {
 	}
 
 	@Test
-	@ResourceLock(value = SharedResources.CORES, mode = ResourceAccessMode.READ)
 	void aNodesCleanupIsSentAgainUntilTheNodeAnswers() throws Exception {
 		try (RedisNodes nodes = RedisNodes.start(3); Nodes redlock = new Nodes(nodes)) {
 			LockKey key = LockKey.of("lock:", "undone");
@@ -125,7 +129,6 @@ class RedlockCleanupTests {
 	}
 
 	@Test
-	@ResourceLock(value = SharedResources.CORES, mode = ResourceAccessMode.READ)
 	void aNodesCleanupEndsWhenItsRegistryAndConnectionAreClosedNotAtTheEndOfTheLease() throws Exception {
 		try (RedisNodes nodes = RedisNodes.start(3); Nodes redlock = new Nodes(nodes)) {
 			LockKey key = LockKey.of("lock:", "closed");
