@@ -41,7 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * with a message naming it and what to add when kotlinx-coroutines-reactor is missing:
  * Spring's AOP then calls it as a plain method, so the advice would see the call end at
  * its first suspension, not when the function ends (docs/async.md). With that library,
- * lock-coroutines-tests locks such functions from Kotlin.
+ * lock-kotlin's tests lock such functions from Kotlin.
  * <p>
  * This module's tests have no Kotlin: what the Kotlin compiler makes of a suspend
  * function, a method whose last parameter is a {@code kotlin.coroutines.Continuation}, is

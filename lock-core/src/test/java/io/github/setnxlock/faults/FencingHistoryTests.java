@@ -22,12 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
+import io.github.setnxlock.SideBySide;
 import io.github.setnxlock.redis.LockProtocol;
 import io.github.setnxlock.redis.SetnxLockSettings;
 import io.github.setnxlock.test.RedisServer;
@@ -288,54 +284,12 @@ class FencingHistoryTests {
 		sideBySide(List.of(LockProtocol.values()), directory, run);
 	}
 
-	/**
-	 * Run the variants of a test side by side, each on servers of its own and in a
-	 * directory of its own: a run mostly waits (for leases, pauses, Redis), so two side
-	 * by side take about the time of one. The error names each variant that failed.
-	 */
 	private static <T> void sideBySide(List<T> variants, Path directory, Run<T> run) throws Exception {
-		ExecutorService threads = Executors.newFixedThreadPool(variants.size());
-		AssertionError failed = null;
-		try {
-			List<Future<?>> runs = new ArrayList<>();
-			for (T variant : variants) {
-				runs.add(threads.submit(() -> {
-					try (RedisServer locks = RedisServer.start(); RedisServer witness = RedisServer.start()) {
-						run.run(variant, locks, witness, directory.resolve(variant.toString()));
-					}
-					return null;
-				}));
+		SideBySide.run(variants, (variant) -> {
+			try (RedisServer locks = RedisServer.start(); RedisServer witness = RedisServer.start()) {
+				run.run(variant, locks, witness, directory.resolve(variant.toString()));
 			}
-			for (int i = 0; i < runs.size(); i++) {
-				try {
-					runs.get(i).get();
-				}
-				catch (ExecutionException ex) {
-					AssertionError named = new AssertionError(variants.get(i) + ": " + ex.getCause(), ex.getCause());
-					if (failed == null) {
-						failed = named;
-					}
-					else {
-						failed.addSuppressed(named);
-					}
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			if (failed != null) {
-				ex.addSuppressed(failed);
-			}
-			throw ex;
-		}
-		finally {
-			// The runs stop their workers and servers before the next test that needs
-			// the cores begins.
-			threads.shutdownNow();
-			threads.awaitTermination(30, TimeUnit.SECONDS);
-		}
-		if (failed != null) {
-			throw failed;
-		}
+		});
 	}
 
 	/** One variant of a test, on its own servers. */

@@ -27,22 +27,22 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
+import io.github.setnxlock.SideBySide;
 import io.github.setnxlock.test.RedisServer;
 import io.github.setnxlock.test.SharedResources;
 import org.junit.jupiter.api.parallel.ResourceLock;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two JVMs, four threads each, and one JVM with eight threads, on one lock key, in both
- * protocols: the merged history of their critical sections never overlaps, and every
- * thread of both JVMs gets the lock (a worker that failed fails its JVM's run). The
- * figures of the run (cycles per second, handoff time, share of handoffs that cross JVMs,
- * worst and median wait) are printed for the record, not asserted: timings belong to the
- * benchmarks.
+ * protocols (side by side, each on a server of its own): the merged history of their
+ * critical sections never overlaps, and every thread of both JVMs gets the lock (a worker
+ * that failed fails its JVM's run). The figures of the run (cycles per second, handoff
+ * time, share of handoffs that cross JVMs, worst and median wait) are printed for the
+ * record, not asserted: timings belong to the benchmarks.
  *
  * @author setnx-lock authors
  */
@@ -51,41 +51,49 @@ class CrossJvmHandoffTests {
 
 	private static final Duration RUN = Duration.ofSeconds(3);
 
-	@ParameterizedTest
-	@EnumSource(LockProtocol.class)
-	void twoJvmsNeverHoldTogetherAndBothGetTheLock(LockProtocol protocol, @TempDir Path directory) throws Exception {
-		try (RedisServer server = RedisServer.start()) {
-			Path childOutput = directory.resolve("child.txt");
-			Path ownOutput = directory.resolve("own.txt");
-			String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-			// Time enough for the child JVM to start, connect and warm up.
-			long startAt = System.currentTimeMillis() + 4000;
-			Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-					HandoffHarness.class.getName(), Integer.toString(server.port()), "handoff", "4",
-					Long.toString(RUN.toMillis()), childOutput.toString(), "B", Long.toString(startAt), protocol.name())
-				.redirectErrorStream(true)
-				.redirectOutput(directory.resolve("child.log").toFile())
-				.start();
-			HandoffHarness.run(server.port(), "handoff", 4, RUN, ownOutput, "A", startAt, protocol);
-			assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
-			assertThat(child.exitValue()).as(Files.readString(directory.resolve("child.log"))).isZero();
-			List<Entry> history = read(ownOutput, childOutput);
-			Figures figures = check(protocol + ", 2 JVMs x 4 threads", history);
-			assertThat(figures.threads()).as("threads that entered")
-				.containsExactlyInAnyOrder("A-0", "A-1", "A-2", "A-3", "B-0", "B-1", "B-2", "B-3");
-		}
+	@Test
+	void twoJvmsNeverHoldTogetherAndBothGetTheLock(@TempDir Path directory) throws Exception {
+		SideBySide.run(List.of(LockProtocol.values()), (protocol) -> {
+			Path run = Files.createDirectories(directory.resolve(protocol.name()));
+			try (RedisServer server = RedisServer.start()) {
+				Path childOutput = run.resolve("child.txt");
+				Path ownOutput = run.resolve("own.txt");
+				Path childLog = run.resolve("child.log");
+				String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+				Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+						HandoffHarness.class.getName(), Integer.toString(server.port()), "handoff", "4",
+						Long.toString(RUN.toMillis()), childOutput.toString(), "B", protocol.name(), run.toString())
+					.redirectErrorStream(true)
+					.redirectOutput(childLog.toFile())
+					.start();
+				try {
+					HandoffHarness.run(server.port(), "handoff", 4, RUN, ownOutput, "A",
+							() -> HandoffHarness.startTimeOnceReady(run, child, childLog), protocol);
+					assertThat(child.waitFor(90, TimeUnit.SECONDS)).isTrue();
+				}
+				finally {
+					child.destroyForcibly();
+				}
+				assertThat(child.exitValue()).as(Files.readString(childLog)).isZero();
+				List<Entry> history = read(ownOutput, childOutput);
+				Figures figures = check(protocol + ", 2 JVMs x 4 threads", history);
+				assertThat(figures.threads()).as("threads that entered")
+					.containsExactlyInAnyOrder("A-0", "A-1", "A-2", "A-3", "B-0", "B-1", "B-2", "B-3");
+			}
+		});
 	}
 
-	@ParameterizedTest
-	@EnumSource(LockProtocol.class)
-	void eightThreadsOfOneJvmNeverHoldTogether(LockProtocol protocol, @TempDir Path directory) throws Exception {
-		try (RedisServer server = RedisServer.start()) {
-			Path output = directory.resolve("own.txt");
-			HandoffHarness.run(server.port(), "handoff", 8, RUN, output, "A", 0, protocol);
-			Figures figures = check(protocol + ", 1 JVM x 8 threads", read(output));
-			assertThat(figures.threads()).as("threads that entered")
-				.containsExactlyInAnyOrder("A-0", "A-1", "A-2", "A-3", "A-4", "A-5", "A-6", "A-7");
-		}
+	@Test
+	void eightThreadsOfOneJvmNeverHoldTogether(@TempDir Path directory) throws Exception {
+		SideBySide.run(List.of(LockProtocol.values()), (protocol) -> {
+			try (RedisServer server = RedisServer.start()) {
+				Path output = directory.resolve(protocol.name() + ".txt");
+				HandoffHarness.run(server.port(), "handoff", 8, RUN, output, "A", () -> 0, protocol);
+				Figures figures = check(protocol + ", 1 JVM x 8 threads", read(output));
+				assertThat(figures.threads()).as("threads that entered")
+					.containsExactlyInAnyOrder("A-0", "A-1", "A-2", "A-3", "A-4", "A-5", "A-6", "A-7");
+			}
+		});
 	}
 
 	private static List<Entry> read(Path... outputs) throws IOException {

@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -42,18 +43,24 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * all JVMs of one machine share). {@link CrossJvmHandoffTests} runs it in its own JVM and
  * in a child JVM against one {@code redis-server} and checks the merged history.
  * <p>
- * Both JVMs connect and warm up first, then start together at an agreed wall-clock time,
- * so that start-up of the child JVM does not count as waiting.
+ * Both JVMs connect and warm up first, then start together at a wall-clock time the
+ * parent sets once the child says it is ready (files in a directory both see), so that
+ * start-up of the child JVM does not count as waiting, and no fixed allowance for it is
+ * spent.
  * <p>
  * A worker that fails makes the run fail ({@link #run} throws, the child JVM exits with
  * 1), so a history with silent gaps is never checked as if it were whole.
  * <p>
- * Arguments: Redis port, lock key, threads, run time in ms, output file, JVM name, start
- * time (epoch ms), protocol.
+ * Arguments: Redis port, lock key, threads, run time in ms, output file, JVM name,
+ * protocol, the directory of the handshake.
  *
  * @author setnx-lock authors
  */
 public final class HandoffHarness {
+
+	private static final String READY = "ready";
+
+	private static final String START = "start";
 
 	private HandoffHarness() {
 	}
@@ -61,8 +68,8 @@ public final class HandoffHarness {
 	public static void main(String[] args) {
 		try {
 			run(Integer.parseInt(args[0]), args[1], Integer.parseInt(args[2]),
-					Duration.ofMillis(Long.parseLong(args[3])), Path.of(args[4]), args[5], Long.parseLong(args[6]),
-					LockProtocol.valueOf(args[7]));
+					Duration.ofMillis(Long.parseLong(args[3])), Path.of(args[4]), args[5],
+					() -> readyThenStartTime(Path.of(args[7])), LockProtocol.valueOf(args[6]));
 		}
 		catch (Throwable ex) {
 			ex.printStackTrace();
@@ -72,7 +79,39 @@ public final class HandoffHarness {
 		System.exit(0);
 	}
 
-	static void run(int port, String key, int threads, Duration runTime, Path output, String jvm, long startAtMillis,
+	/**
+	 * The child's side of the handshake: say it is ready, then wait for the start time.
+	 */
+	static long readyThenStartTime(Path handshake) throws IOException, InterruptedException {
+		Files.writeString(handshake.resolve(READY), "");
+		Path start = handshake.resolve(START);
+		while (!Files.exists(start)) {
+			Thread.sleep(5);
+		}
+		return Long.parseLong(Files.readString(start).trim());
+	}
+
+	/**
+	 * The parent's side: wait until the child is ready, then set the start time a moment
+	 * ahead (the child looks for it every few milliseconds).
+	 */
+	static long startTimeOnceReady(Path handshake, Process child, Path childLog)
+			throws IOException, InterruptedException {
+		long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (!Files.exists(handshake.resolve(READY))) {
+			if (!child.isAlive() || System.nanoTime() - giveUp > 0) {
+				throw new IllegalStateException("The child JVM did not get ready: " + Files.readString(childLog));
+			}
+			Thread.sleep(5);
+		}
+		long startAt = System.currentTimeMillis() + 100;
+		Path written = handshake.resolve(START + ".tmp");
+		Files.writeString(written, Long.toString(startAt));
+		Files.move(written, handshake.resolve(START), StandardCopyOption.ATOMIC_MOVE);
+		return startAt;
+	}
+
+	static void run(int port, String key, int threads, Duration runTime, Path output, String jvm, StartTime startTime,
 			LockProtocol protocol) throws InterruptedException, IOException {
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(
 				new RedisStandaloneConfiguration("127.0.0.1", port),
@@ -86,7 +125,7 @@ public final class HandoffHarness {
 			warmUp.lock();
 			warmUp.unlock();
 		}
-		long untilStart = startAtMillis - System.currentTimeMillis();
+		long untilStart = startTime.millis() - System.currentTimeMillis();
 		if (untilStart > 0) {
 			Thread.sleep(untilStart);
 		}
@@ -144,6 +183,14 @@ public final class HandoffHarness {
 		}
 		registry.close();
 		factory.destroy();
+	}
+
+	/** When the threads start (epoch ms), known once this JVM has warmed up. */
+	@FunctionalInterface
+	interface StartTime {
+
+		long millis() throws IOException, InterruptedException;
+
 	}
 
 	private static long micros() {
