@@ -82,6 +82,19 @@ class FirstCallTests {
 		}
 	}
 
+	@Test
+	void theFirstAcquisitionWhoseWaitIsOverBeforeItIsSentTakesAFreeLock() throws Exception {
+		// As in a cold JVM whose first call spends its wait loading classes and seeding
+		// the owner tokens' random source: the wait is over before the attempt goes out.
+		try (RedisServer server = RedisServer.start();
+				TestClient client = new TestClient(server, SetnxLockSettings.defaults())) {
+			client.registry.warmedUp().join();
+			LeasedLock lock = client.registry.obtain(KEY);
+			assertThat(lock.tryLock(Duration.ofNanos(1))).isTrue();
+			lock.unlock();
+		}
+	}
+
 	private static void assertFirstCallTakesTheLock(TestClient client, TcpProxy proxy) throws InterruptedException {
 		LeasedLock lock = client.registry.obtain(KEY);
 		assertThat(lock.tryLock(Duration.ofMillis(200))).isTrue();

@@ -23,11 +23,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A TCP proxy on a free loopback port in front of one server, whose traffic a test can
@@ -67,22 +65,9 @@ public final class TcpProxy implements AutoCloseable {
 
 	private volatile long delayNanos;
 
-	/** What a request holds whose reply is lost, or {@code null}. */
-	private volatile String losingRepliesTo;
-
-	/** How many more replies are to be lost. */
-	private final AtomicInteger repliesToLose = new AtomicInteger();
-
-	/** Whether a lost reply cuts the proxy (see {@link #cut()}). */
-	private volatile boolean cutAfterLostReply;
-
-	/** Whether a lost reply resets the client's connection rather than closing it. */
-	private volatile boolean resetOnLostReply;
+	private final LostReplies lostReplies = new LostReplies();
 
 	private final HeldReplies heldReplies = new HeldReplies();
-
-	/** How many replies were lost. */
-	private final AtomicInteger lostReplies = new AtomicInteger();
 
 	private final Object flow = new Object();
 
@@ -166,10 +151,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * @param cutAfterwards whether to refuse connections after a lost reply
 	 */
 	public void loseRepliesTo(String fragment, int times, boolean cutAfterwards) {
-		this.resetOnLostReply = false;
-		this.cutAfterLostReply = cutAfterwards;
-		this.repliesToLose.set(times);
-		this.losingRepliesTo = fragment;
+		this.lostReplies.arm(fragment, times, cutAfterwards, false);
 	}
 
 	/**
@@ -181,8 +163,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * @param times how many replies to lose
 	 */
 	public void resetOnRepliesTo(String fragment, int times) {
-		loseRepliesTo(fragment, times, false);
-		this.resetOnLostReply = true;
+		this.lostReplies.arm(fragment, times, false, true);
 	}
 
 	/**
@@ -213,7 +194,7 @@ public final class TcpProxy implements AutoCloseable {
 	 * @return the number of connections closed before their reply
 	 */
 	public int lostReplies() {
-		return this.lostReplies.get();
+		return this.lostReplies.lost();
 	}
 
 	/**
@@ -235,24 +216,10 @@ public final class TcpProxy implements AutoCloseable {
 			this.cut = false;
 			this.stalled = false;
 			this.delayNanos = 0;
-			this.losingRepliesTo = null;
-			this.repliesToLose.set(0);
-			this.cutAfterLostReply = false;
-			this.resetOnLostReply = false;
+			this.lostReplies.clear();
 			this.heldReplies.clear();
 			this.flow.notifyAll();
 		}
-	}
-
-	/**
-	 * Whether a request loses its reply; counts it if so.
-	 */
-	private boolean losesReply(byte[] request, int length) {
-		String fragment = this.losingRepliesTo;
-		if (fragment == null || !new String(request, 0, length, StandardCharsets.ISO_8859_1).contains(fragment)) {
-			return false;
-		}
-		return this.repliesToLose.getAndUpdate((left) -> Math.max(0, left - 1)) > 0;
 	}
 
 	private void awaitFlow() throws InterruptedException {
@@ -309,19 +276,19 @@ public final class TcpProxy implements AutoCloseable {
 					else {
 						connection.replies.await();
 					}
-					if (requests && losesReply(buffer, read)) {
+					if (requests && this.lostReplies.losesReplyTo(buffer, read)) {
 						// Armed before the request goes on, so that its reply cannot pass
 						// first.
 						connection.loseReply = true;
 					}
 					if (!requests && connection.loseReply) {
-						if (this.cutAfterLostReply) {
+						if (this.lostReplies.cutsAfterwards()) {
 							this.cut = true;
 						}
-						if (this.resetOnLostReply) {
+						if (this.lostReplies.resets()) {
 							to.setSoLinger(true, 0);
 						}
-						this.lostReplies.incrementAndGet();
+						this.lostReplies.lostOne();
 						return;
 					}
 					out.write(buffer, 0, read);

@@ -128,7 +128,11 @@ final class AsyncAcquisition {
 		if (this.outcome.isDone()) {
 			return;
 		}
-		if (this.deadline != Waits.NO_DEADLINE && this.deadline - System.nanoTime() <= 0) {
+		// A cold registry's first attempt goes out even when the wait is over before it
+		// could (classes to load, the random source to seed): its answer is waited for
+		// as AnswerWaits says.
+		if (this.deadline != Waits.NO_DEADLINE
+				&& this.loop.answers.deadline(this.startNanos, this.deadline, this.answered) - System.nanoTime() <= 0) {
 			this.outcome.complete(null);
 			return;
 		}
