@@ -18,8 +18,6 @@ package io.github.setnxlock.redis.redlock;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import org.apache.commons.logging.Log;
@@ -44,8 +42,6 @@ import org.apache.commons.logging.LogFactory;
 final class Quorum<T, R> {
 
 	private static final Log logger = LogFactory.getLog(Quorum.class);
-
-	static final ScheduledThreadPoolExecutor timer = newTimer();
 
 	private final List<String> names;
 
@@ -88,13 +84,8 @@ final class Quorum<T, R> {
 	}
 
 	/**
-	 * Send a call to every node at once and return the quorum that decides on it.
-	 * @param names the nodes' names, in node order
-	 * @param timeoutMillis how long a node has to answer
-	 * @param call sends the call to node {@code i}
-	 * @param decision decides on the answers
-	 * @param lagging the nodes that lag behind, which the call updates
-	 * @return the quorum, whose {@link #result()} is the decision to come
+	 * Send a call to every node at once ({@code call} sends it to node {@code i}); the
+	 * nodes' answers update which of them lag behind.
 	 */
 	static <T, R> Quorum<T, R> open(List<String> names, long timeoutMillis, IntFunction<CompletableFuture<T>> call,
 			Decision<T, R> decision, LaggingNodes lagging) {
@@ -117,16 +108,10 @@ final class Quorum<T, R> {
 		return quorum;
 	}
 
-	/** Return the decision, to come. */
 	CompletableFuture<R> result() {
 		return this.result;
 	}
 
-	/**
-	 * Say which nodes an undecided call still waits for, and which failed, for the error
-	 * of a caller whose wait ended first.
-	 * @return the nodes, named
-	 */
 	synchronized String unanswered() {
 		return tally().unanswered();
 	}
@@ -159,16 +144,12 @@ final class Quorum<T, R> {
 			late = this.decided;
 			decidedOutcome = this.outcome;
 			if (!late) {
-				this.answers[node] = answer;
+				// A node's "nothing" (a GET of no key) is an answer, not a pending one.
+				this.answers[node] = (cause == null && answer == null) ? Tally.NONE : answer;
 				this.failures[node] = cause;
 				this.timedOut[node] = false;
 				this.anyArrived = true;
 				startTimeout();
-				if (cause == null && answer == null) {
-					// A node's "nothing" (a GET of no key) is an answer, not a pending
-					// one.
-					this.answers[node] = Tally.NONE;
-				}
 			}
 		}
 		if (late) {
@@ -189,12 +170,11 @@ final class Quorum<T, R> {
 	 * failed: it measures how far a node lags behind the others, so that connecting to
 	 * every node on first use, or a machine that is slow for all of them, does not count
 	 * against any, while nodes that refuse connections do not leave the call waiting for
-	 * the client's command timeout of frozen ones. Nodes that never answer, all of them,
-	 * fail with the client's own command timeout.
+	 * the client's command timeout of frozen ones.
 	 */
 	private void startTimeout() {
 		if (this.sent && this.anyArrived && this.deadline == null && !this.decided) {
-			this.deadline = timer.schedule(this::timedOut, this.timeoutMillis, TimeUnit.MILLISECONDS);
+			this.deadline = RedlockTimer.schedule(this::timedOut, this.timeoutMillis);
 		}
 	}
 
@@ -286,16 +266,6 @@ final class Quorum<T, R> {
 		return any;
 	}
 
-	private static ScheduledThreadPoolExecutor newTimer() {
-		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "setnx-lock-redlock-timeout");
-			thread.setDaemon(true);
-			return thread;
-		});
-		executor.setRemoveOnCancelPolicy(true);
-		return executor;
-	}
-
 	/**
 	 * How a call's answers are decided on.
 	 *
@@ -305,30 +275,22 @@ final class Quorum<T, R> {
 	interface Decision<T, R> {
 
 		/**
-		 * Decide, if the answers so far settle it; called after every answer and at the
-		 * node timeout, under the quorum's lock, so it must not block.
-		 * @param tally the answers so far
-		 * @return the decision, or {@code null} while undecided (never once no node is
-		 * pending)
-		 * @throws RuntimeException to fail the call
+		 * Decide, if the answers so far settle it: {@code null} while undecided (never
+		 * once no node is pending), an exception to fail the call. Called after every
+		 * answer and at the node timeout, under the quorum's lock, so it must not block.
 		 */
 		R decide(Tally<T> tally);
 
 		/**
-		 * Called once, after the decision: undo what the answers counted did, where the
-		 * decision needs it.
-		 * @param outcome the decision, {@code null} when the call failed
-		 * @param tally the answers it was taken on
+		 * Called once, after the decision ({@code null} when the call failed): undo what
+		 * the answers counted did, where the decision needs it.
 		 */
 		default void settled(R outcome, Tally<T> tally) {
 		}
 
 		/**
-		 * Called for a node whose answer came after the decision.
-		 * @param outcome the decision, {@code null} when the call failed
-		 * @param node the node
-		 * @param answer its answer, or {@code null}
-		 * @param failure its failure, or {@code null}
+		 * Called for a node whose answer, or failure, came after the decision
+		 * ({@code null} when the call failed).
 		 */
 		default void late(R outcome, int node, T answer, Throwable failure) {
 		}

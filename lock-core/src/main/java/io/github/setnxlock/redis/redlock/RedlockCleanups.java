@@ -146,9 +146,9 @@ final class RedlockCleanups {
 			}
 			long pause = (pauseMillis > 0) ? pauseMillis : this.nodeTimeoutMillis;
 			try {
-				Quorum.timer.schedule(
+				RedlockTimer.schedule(
 						() -> sendUntil(node, key, untilNanos, (pauseMillis > 0) ? 2 * pauseMillis : 0, call, done),
-						pause, TimeUnit.MILLISECONDS);
+						pause);
 			}
 			catch (RejectedExecutionException ex) {
 				done.complete(null);

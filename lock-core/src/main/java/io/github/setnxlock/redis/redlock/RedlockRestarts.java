@@ -233,7 +233,7 @@ final class RedlockRestarts {
 			return;
 		}
 		try {
-			Quorum.timer.schedule(() -> read(node), this.retryMillis, TimeUnit.MILLISECONDS);
+			RedlockTimer.schedule(() -> read(node), this.retryMillis);
 		}
 		catch (RejectedExecutionException ex) {
 			synchronized (state) {
