@@ -16,7 +16,6 @@
 package io.github.setnxlock.redis.redlock;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
@@ -67,14 +66,10 @@ import io.github.setnxlock.redis.token.TokenLockCommands;
  */
 public final class RedlockCommands implements LockCommands {
 
-	/** How long the first call waits for nodes still connecting, at least. */
-	private static final long CONNECT_MILLIS = 1000;
-
 	final List<String> names;
 
 	final List<TokenLockCommands> nodes;
 
-	/** Each node's way into Redis, in node order. */
 	final List<RedisGateway> gateways;
 
 	final long nodeTimeoutMillis;
@@ -93,9 +88,7 @@ public final class RedlockCommands implements LockCommands {
 
 	final RedlockRestarts restarts;
 
-	private volatile CompletableFuture<?> connected;
-
-	private volatile Quorum<?, ?> connecting;
+	private final FirstContact firstContact = new FirstContact(this);
 
 	/** The acquisitions under way, by key and token, to say whom they wait for. */
 	private final ConcurrentHashMap<String, Quorum<?, ?>> acquiring = new ConcurrentHashMap<>();
@@ -128,17 +121,14 @@ public final class RedlockCommands implements LockCommands {
 		this.names = List.copyOf(names);
 		this.failures = new NodeFailures(this.names);
 		this.lagging = new LaggingNodes(this.names.size());
-		List<TokenLockCommands> nodes = new ArrayList<>(gateways.size());
-		for (RedisGateway gateway : gateways) {
-			nodes.add(new TokenLockCommands(gateway, fenceRetention, releaseChannel));
-		}
-		this.nodes = List.copyOf(nodes);
 		this.gateways = List.copyOf(gateways);
+		this.nodes = this.gateways.stream()
+			.map((gateway) -> new TokenLockCommands(gateway, fenceRetention, releaseChannel))
+			.toList();
 		this.nodeTimeoutMillis = Math.max(1, nodeTimeout.toMillis());
 		this.cleanups = new RedlockCleanups(this.nodes, this.names, this.nodeTimeoutMillis);
 		this.ends = new RedlockHoldEnds(this);
-		this.restarts = new RedlockRestarts(List.copyOf(gateways), this.names, restartDelay.toMillis(),
-				this.nodeTimeoutMillis);
+		this.restarts = new RedlockRestarts(this.gateways, this.names, restartDelay.toMillis(), this.nodeTimeoutMillis);
 		this.fencing = new RedlockFencing(this, fenceRetention.toMillis());
 		this.renewals = new RedlockRenewals(this);
 	}
@@ -152,7 +142,7 @@ public final class RedlockCommands implements LockCommands {
 		return quorum(this.nodeTimeoutMillis, call, decision).result();
 	}
 
-	private <T, R> Quorum<T, R> quorum(long timeoutMillis, IntFunction<CompletableFuture<T>> call,
+	<T, R> Quorum<T, R> quorum(long timeoutMillis, IntFunction<CompletableFuture<T>> call,
 			Quorum.Decision<T, R> decision) {
 		return Quorum.open(this.names, timeoutMillis, (i) -> {
 			CompletableFuture<T> answer = call.apply(i);
@@ -174,39 +164,9 @@ public final class RedlockCommands implements LockCommands {
 		this.failures.tell(nodeFailures);
 	}
 
-	/**
-	 * Connect to the nodes, once, before the first acquisition (or read): connecting
-	 * happens on the first call to a node and may take longer than a short lease, or the
-	 * node timeout, on a machine that has just started, and an acquisition counts its
-	 * lease from before the connection. The first contact reads each node's uptime
-	 * ({@link RedlockRestarts}), after listening for its reconnections. Done once every
-	 * node answered or failed, or {@link #CONNECT_MILLIS} (at least three node timeouts)
-	 * after the first answer, so that one node still connecting does not count as failed
-	 * for the first calls, and a node frozen at start-up delays them only once.
-	 */
-	private CompletableFuture<?> connected(LockKey key) {
-		CompletableFuture<?> connected = this.connected;
-		if (connected == null) {
-			synchronized (this) {
-				if (this.connected == null) {
-					this.restarts.listen();
-					Quorum<Object, Boolean> connecting = quorum(Math.max(CONNECT_MILLIS, 3 * this.nodeTimeoutMillis),
-							(i) -> this.restarts.enabled()
-									? this.restarts.suspect(i).thenApply((read) -> (Object) Boolean.TRUE)
-									: this.gateways.get(i).value(key).thenApply((value) -> (Object) value),
-							(tally) -> (tally.pending() == 0) ? Boolean.TRUE : null);
-					this.connecting = connecting;
-					this.connected = connecting.result().exceptionally((ex) -> Boolean.FALSE);
-				}
-				connected = this.connected;
-			}
-		}
-		return connected;
-	}
-
 	@Override
 	public CompletableFuture<Attempt> acquire(LockKey key, String ownerToken, Duration lease, boolean waits) {
-		return connected(key).thenCompose((ignored) -> acquireNow(key, ownerToken, lease, waits));
+		return this.firstContact.made(key).thenCompose((ignored) -> acquireNow(key, ownerToken, lease, waits));
 	}
 
 	private CompletableFuture<Attempt> acquireNow(LockKey key, String ownerToken, Duration lease, boolean waits) {
@@ -219,7 +179,7 @@ public final class RedlockCommands implements LockCommands {
 				new RedlockAcquisition(this.cleanups, this.ends, this.restarts, this.nodes.size(), key, ownerToken,
 						lease.toMillis()));
 		quorum.result().whenComplete((attempt, failure) -> decided.complete(attempt));
-		String id = key.redisKey() + ' ' + ownerToken;
+		String id = RedlockHoldEnds.id(key, ownerToken);
 		this.acquiring.put(id, quorum);
 		quorum.result().whenComplete((attempt, failure) -> this.acquiring.remove(id, quorum));
 		return quorum.result();
@@ -232,14 +192,11 @@ public final class RedlockCommands implements LockCommands {
 	 */
 	@Override
 	public String unanswered(LockKey key, String ownerToken) {
-		Quorum<?, ?> quorum = this.acquiring.get(key.redisKey() + ' ' + ownerToken);
+		Quorum<?, ?> quorum = this.acquiring.get(RedlockHoldEnds.id(key, ownerToken));
 		if (quorum == null) {
-			quorum = this.connecting;
-			if (quorum == null || quorum.result().isDone()) {
-				return null;
-			}
+			quorum = this.firstContact.underWay();
 		}
-		return quorum.unanswered();
+		return (quorum != null) ? quorum.unanswered() : null;
 	}
 
 	@Override
@@ -249,7 +206,7 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<Attempt> markHolder(LockKey key) {
-		return connected(key)
+		return this.firstContact.made(key)
 			.thenCompose((ignored) -> onEveryNode((i) -> this.nodes.get(i).markHolder(key), (tally) -> {
 				int free = tally.count((answer) -> answer == Attempt.LEFT_FREE);
 				return (free >= tally.quorum()) ? Attempt.LEFT_FREE
@@ -279,13 +236,14 @@ public final class RedlockCommands implements LockCommands {
 
 	@Override
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
-		return connected(key).thenCompose((ignored) -> onEveryNode((i) -> this.gateways.get(i).value(key),
-				(tally) -> RedlockDecisions.lockedOnMajority(key, tally)));
+		return this.firstContact.made(key)
+			.thenCompose((ignored) -> onEveryNode((i) -> this.gateways.get(i).value(key),
+					(tally) -> RedlockDecisions.lockedOnMajority(key, tally)));
 	}
 
 	@Override
 	public CompletableFuture<String> ownerToken(LockKey key) {
-		return connected(key)
+		return this.firstContact.made(key)
 			.thenCompose(
 					(ignored) -> onEveryNode((i) -> this.gateways.get(i).value(key), RedlockDecisions::ownerOnMajority))
 			.thenApply((owner) -> owner.orElse(null));
