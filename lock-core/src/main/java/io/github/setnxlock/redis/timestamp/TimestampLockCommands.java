@@ -115,31 +115,7 @@ public final class TimestampLockCommands extends ScriptProtocol {
 				List.of(Long.toString(this.unitMillis), Long.toString(leaseUnits), callerClock(),
 						Long.toString(KEY_GRACE.toMillis()), Long.toString(leaseMillis + this.fenceRetentionMillis),
 						ownerToken),
-				(answer) -> attempt(key, answer, sentNanos));
-	}
-
-	/**
-	 * Read {@code timestamp-acquire.lua}'s answer: {@code {1, token, value, validity}}
-	 * acquired, {@code {2, ..., previous value}} taken over, {@code {0, holder's ttl,
-	 * announces}} held; below zero, what the keys hold that no lock does.
-	 */
-	private static Attempt attempt(LockKey key, Object answer, long sentNanos) {
-		List<?> reply = Replies.list(key, answer);
-		long status = Replies.longAt(key, reply, 0);
-		if (status == 1 || status == 2) {
-			Lease lease = new Lease(Replies.stringAt(key, reply, 2), Replies.longAt(key, reply, 1), sentNanos,
-					Replies.longAt(key, reply, 3));
-			return (status == 1) ? Attempt.acquired(lease) : Attempt.tookOver(lease, Replies.stringAt(key, reply, 4));
-		}
-		return switch ((int) status) {
-			// A registry's holder announces its release; a client of the documented
-			// pattern never does.
-			case 0 -> Attempt.held(Replies.longAt(key, reply, 1), Replies.longAt(key, reply, 2) == 1);
-			case -1 -> throw Replies.wrongType(key, Replies.stringAt(key, reply, 1));
-			case -2 -> throw Replies.notTimestamp(key, Replies.stringAt(key, reply, 1));
-			case -3 -> throw Replies.notFenceCounter(key, Replies.stringAt(key, reply, 1));
-			default -> throw Replies.unexpected(key, answer);
-		};
+				(answer) -> TimestampReplies.attempt(key, answer, sentNanos));
 	}
 
 	@Override
@@ -149,16 +125,7 @@ public final class TimestampLockCommands extends ScriptProtocol {
 			.run(RELEASE, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
 					List.of(lease.value(), Long.toString(this.unitMillis), callerClock(),
 							Long.toString(lease.fencingToken()), this.releaseChannel))
-			// {1} deleted, {2} deleted after a rewrite by a client of the documented
-			// pattern, {3} gone, {0} not ours, {-1} expired. Every timestamp release that
-			// deletes is announced: waiters do not mark a timestamp, which other clients
-			// must be able to read.
-			.thenApply((answer) -> switch ((int) Replies.code(key, answer, 1, 2, 3, 0, -1)) {
-				case 1, 2 -> ReleaseResult.RELEASED_AND_ANNOUNCED;
-				case 3 -> ReleaseResult.GONE;
-				case 0 -> notOursSince(connections);
-				default -> ReleaseResult.EXPIRED;
-			});
+			.thenApply((answer) -> TimestampReplies.released(key, answer, () -> notOursSince(connections)));
 	}
 
 	@Override
@@ -171,26 +138,8 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<ReleaseResult> releaseKeeping(LockKey key, Lease lease, Duration keep) {
 		long connections = this.gateway.connectionsOpened();
-		return keepAnnounced(key, lease, keep).thenApply((answer) -> switch ((int) keepStatus(key, answer)) {
-			case 1 -> ReleaseResult.RELEASED;
-			case 2 -> ReleaseResult.RELEASED_AND_ANNOUNCED;
-			case 0 -> notOursSince(connections);
-			case 3 -> ReleaseResult.GONE;
-			default -> ReleaseResult.EXPIRED;
-		});
-	}
-
-	/**
-	 * Read the status of {@code timestamp-keep.lua}'s answer: {@code {1, value,
-	 * validity}} extended, {@code {2, ...}} extended and announced, {@code {0}} not ours,
-	 * {@code {-1}} expired, {@code {3}} gone.
-	 */
-	private static long keepStatus(LockKey key, Object answer) {
-		long status = Replies.longAt(key, Replies.list(key, answer), 0);
-		if (status < -1 || status > 3) {
-			throw Replies.unexpected(key, answer);
-		}
-		return status;
+		return keepAnnounced(key, lease, keep)
+			.thenApply((answer) -> TimestampReplies.releasedKeeping(key, answer, () -> notOursSince(connections)));
 	}
 
 	@Override
@@ -207,7 +156,7 @@ public final class TimestampLockCommands extends ScriptProtocol {
 			List<RenewalResult> results = new ArrayList<>(answers.size());
 			for (int i = 0; i < answers.size(); i++) {
 				try {
-					results.add(renewal(keys.get(i), leases.get(i), answers.get(i), sentNanos));
+					results.add(TimestampReplies.renewal(keys.get(i), leases.get(i), answers.get(i), sentNanos));
 				}
 				catch (RuntimeException ex) {
 					results.add(RenewalResult.failed(ex));
@@ -224,7 +173,8 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
 		long sentNanos = System.nanoTime();
-		return keepAnnounced(key, lease, shorter).thenApply((answer) -> renewal(key, lease, answer, sentNanos));
+		return keepAnnounced(key, lease, shorter)
+			.thenApply((answer) -> TimestampReplies.renewal(key, lease, answer, sentNanos));
 	}
 
 	/**
@@ -234,16 +184,6 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	private CompletableFuture<Object> keepAnnounced(LockKey key, Lease lease, Duration keep) {
 		return this.gateway.run(KEEP, key, List.of(key.redisKey(), key.fenceKey(), key.ownerKey()),
 				keepArguments(lease, keep, this.releaseChannel));
-	}
-
-	private static RenewalResult renewal(LockKey key, Lease lease, Object answer, long sentNanos) {
-		long status = keepStatus(key, answer);
-		List<?> reply = (List<?>) answer;
-		// A renewal that finds no key cannot go on holding it.
-		return (status == 1 || status == 2)
-				? RenewalResult.renewed(new Lease(Replies.stringAt(key, reply, 1), lease.fencingToken(), sentNanos,
-						Replies.longAt(key, reply, 2)))
-				: RenewalResult.rejected((status == -1) ? ReleaseResult.EXPIRED : ReleaseResult.NOT_OURS);
 	}
 
 	/**
@@ -264,17 +204,7 @@ public final class TimestampLockCommands extends ScriptProtocol {
 	public CompletableFuture<Boolean> isLocked(LockKey key) {
 		return this.gateway
 			.run(HELD, key, List.of(key.redisKey()), List.of(Long.toString(this.unitMillis), callerClock()))
-			// {1} held, {0} free; below zero, what the key holds that no lock does.
-			.thenApply((answer) -> {
-				List<?> reply = Replies.list(key, answer);
-				return switch ((int) Replies.longAt(key, reply, 0)) {
-					case 1 -> true;
-					case 0 -> false;
-					case -1 -> throw Replies.wrongType(key, Replies.stringAt(key, reply, 1));
-					case -2 -> throw Replies.notTimestamp(key, Replies.stringAt(key, reply, 1));
-					default -> throw Replies.unexpected(key, answer);
-				};
-			});
+			.thenApply((answer) -> TimestampReplies.held(key, answer));
 	}
 
 	@Override
