@@ -16,6 +16,8 @@
 package io.github.setnxlock.redis.protocol;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 
@@ -86,6 +88,51 @@ public abstract class ScriptProtocol implements LockCommands {
 	 */
 	protected ReleaseResult notOursSince(long connectionsBefore) {
 		return (this.gateway.connectionsOpened() == connectionsBefore) ? ReleaseResult.NOT_OURS : ReleaseResult.GONE;
+	}
+
+	/**
+	 * Renew several holds in one batch of a script's calls, each answer read on its own,
+	 * so that an answer that cannot be read fails its own renewal only.
+	 * @param script the renewal script
+	 * @param keys the holds' keys
+	 * @param keyCount how many of each call's arguments are keys
+	 * @param calls each call's keys and arguments
+	 * @param reading what an answer means, given the hold's index, the answer and when
+	 * the batch was sent
+	 * @return the renewals' results, in the order of the keys
+	 */
+	protected CompletableFuture<List<RenewalResult>> renewEach(LockScript script, List<LockKey> keys, int keyCount,
+			List<List<String>> calls, RenewalReading reading) {
+		long sentNanos = System.nanoTime();
+		return this.gateway.runBatch(script, keys, keyCount, calls).thenApply((answers) -> {
+			List<RenewalResult> results = new ArrayList<>(answers.size());
+			for (int i = 0; i < answers.size(); i++) {
+				try {
+					results.add(reading.read(i, answers.get(i), sentNanos));
+				}
+				catch (RuntimeException ex) {
+					results.add(RenewalResult.failed(ex));
+				}
+			}
+			return results;
+		});
+	}
+
+	/**
+	 * What one answer of a batch of renewals means.
+	 */
+	@FunctionalInterface
+	protected interface RenewalReading {
+
+		/**
+		 * Read an answer.
+		 * @param index the hold's index in the batch
+		 * @param answer what the script answered
+		 * @param sentNanos when the batch was sent
+		 * @return the renewal's result
+		 */
+		RenewalResult read(int index, Object answer, long sentNanos);
+
 	}
 
 	@Override

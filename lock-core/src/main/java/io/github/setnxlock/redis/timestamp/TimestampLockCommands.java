@@ -151,19 +151,8 @@ public final class TimestampLockCommands extends ScriptProtocol {
 			call.addAll(keepArguments(leases.get(i), lease, null));
 			calls.add(call);
 		}
-		long sentNanos = System.nanoTime();
-		return this.gateway.runBatch(KEEP, keys, 3, calls).thenApply((answers) -> {
-			List<RenewalResult> results = new ArrayList<>(answers.size());
-			for (int i = 0; i < answers.size(); i++) {
-				try {
-					results.add(TimestampReplies.renewal(keys.get(i), leases.get(i), answers.get(i), sentNanos));
-				}
-				catch (RuntimeException ex) {
-					results.add(RenewalResult.failed(ex));
-				}
-			}
-			return results;
-		});
+		return renewEach(KEEP, keys, 3, calls,
+				(i, answer, sentNanos) -> TimestampReplies.renewal(keys.get(i), leases.get(i), answer, sentNanos));
 	}
 
 	/**

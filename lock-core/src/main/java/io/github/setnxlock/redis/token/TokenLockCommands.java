@@ -216,24 +216,8 @@ public final class TokenLockCommands extends ScriptProtocol {
 		for (int i = 0; i < keys.size(); i++) {
 			calls.add(List.of(keys.get(i).redisKey(), leases.get(i).value(), leaseMillis));
 		}
-		long sentNanos = System.nanoTime();
-		return this.gateway.runBatch(KEEP, keys, 1, calls).thenApply((answers) -> {
-			List<RenewalResult> results = new ArrayList<>(answers.size());
-			for (int i = 0; i < answers.size(); i++) {
-				Lease current = leases.get(i);
-				try {
-					long code = code(keys.get(i), answers.get(i));
-					// A renewal that finds no key cannot go on holding it.
-					results.add((code == NOT_OURS || code == GONE) ? RenewalResult.rejected(ReleaseResult.NOT_OURS)
-							: RenewalResult.renewed(
-									new Lease(current.value(), current.fencingToken(), sentNanos, lease.toMillis())));
-				}
-				catch (RuntimeException ex) {
-					results.add(RenewalResult.failed(ex));
-				}
-			}
-			return results;
-		});
+		return renewEach(KEEP, keys, 1, calls,
+				(i, answer, sentNanos) -> renewal(keys.get(i), leases.get(i), answer, sentNanos, lease));
 	}
 
 	/**
@@ -243,11 +227,15 @@ public final class TokenLockCommands extends ScriptProtocol {
 	@Override
 	public CompletableFuture<RenewalResult> shorten(LockKey key, Lease lease, Duration shorter) {
 		long sentNanos = System.nanoTime();
-		return keepAnnounced(key, lease, shorter).thenApply((answer) -> {
-			long code = code(key, answer);
-			return (code == NOT_OURS || code == GONE) ? RenewalResult.rejected(ReleaseResult.NOT_OURS) : RenewalResult
-				.renewed(new Lease(lease.value(), lease.fencingToken(), sentNanos, shorter.toMillis()));
-		});
+		return keepAnnounced(key, lease, shorter)
+			.thenApply((answer) -> renewal(key, lease, answer, sentNanos, shorter));
+	}
+
+	/** A renewal that finds no key cannot go on holding it. */
+	private static RenewalResult renewal(LockKey key, Lease current, Object answer, long sentNanos, Duration lease) {
+		long code = code(key, answer);
+		return (code == NOT_OURS || code == GONE) ? RenewalResult.rejected(ReleaseResult.NOT_OURS) : RenewalResult
+			.renewed(new Lease(current.value(), current.fencingToken(), sentNanos, lease.toMillis()));
 	}
 
 	/**
