@@ -108,8 +108,7 @@ final class AnnotationPath implements AutoCloseable {
 			annotatedRuns.add(annotatedRun);
 			ratios.add(annotatedRun.callsPerSecond() / directRun.callsPerSecond());
 		}
-		return new Result(directRuns, annotatedRuns,
-				LockBenchmark.median(ratios.stream().mapToDouble(Double::doubleValue).toArray()));
+		return new Result(directRuns, annotatedRuns, Median.of(ratios));
 	}
 
 	private static Run measure(Orders orders, Duration duration) {
@@ -250,11 +249,11 @@ final class AnnotationPath implements AutoCloseable {
 
 		private static void row(StringBuilder table, String name, List<Run> runs, double ratio) {
 			table.append(String.format(Locale.ROOT, "| %s | %,.0f | %.3f | %.0f | %.0f | %d |%n", name,
-					LockBenchmark.median(runs.stream().mapToDouble(Run::callsPerSecond).toArray()), ratio,
-					LockBenchmark.median(
-							runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(50) / 1e3).toArray()),
-					LockBenchmark.median(
-							runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(99) / 1e3).toArray()),
+					Median.of(runs.stream().mapToDouble(Run::callsPerSecond).toArray()), ratio,
+					Median
+						.of(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(50) / 1e3).toArray()),
+					Median
+						.of(runs.stream().mapToDouble((run) -> run.latency().getValueAtPercentile(99) / 1e3).toArray()),
 					runs.stream().mapToLong(Run::violations).sum()));
 		}
 

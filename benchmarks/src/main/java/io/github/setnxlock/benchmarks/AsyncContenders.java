@@ -18,10 +18,8 @@ package io.github.setnxlock.benchmarks;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.redis.SetnxLockRegistry;
@@ -111,9 +109,7 @@ final class AsyncContenders {
 
 		RedissonAsync(Contenders.Server server) {
 			this.prefix = server.unique("bench:redisson-async");
-			Config config = new Config();
-			config.useSingleServer().setAddress("redis://" + server.host() + ":" + server.port());
-			this.client = Redisson.create(config);
+			this.client = RedissonContender.client(server.host(), server.port());
 		}
 
 		@Override

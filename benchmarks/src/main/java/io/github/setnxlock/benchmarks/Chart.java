@@ -49,15 +49,15 @@ final class Chart {
 	 * @param caption what ran where, printed under the title
 	 * @return the SVG document
 	 */
-	static String svg(LockBenchmark.Report report, String caption) {
+	static String svg(Report report, String caption) {
 		List<Panel> panels = new ArrayList<>();
-		for (LockBenchmark.Scenario scenario : report.uncontended()) {
+		for (UncontendedScenario scenario : report.uncontended()) {
 			panels.add(panel(scenario.title() + ": cycles/s × floor (longer is better)", scenario.rows(),
-					LockBenchmark.Row::contender, LockBenchmark.Row::ratioToFloor, "%.2f×"));
+					UncontendedScenario.Row::contender, UncontendedScenario.Row::ratioToFloor, "%.2f×"));
 		}
-		for (LockBenchmark.ContendedScenario scenario : report.contended()) {
+		for (ContendedScenario scenario : report.contended()) {
 			panels.add(panel(scenario.title() + ": handoff p50 µs (shorter is better)", scenario.rows(),
-					LockBenchmark.ContendedRow::contender, LockBenchmark.ContendedRow::handoffP50Micros, "%.0f"));
+					ContendedScenario.Row::contender, ContendedScenario.Row::handoffP50Micros, "%.0f"));
 		}
 		int width = LABEL_WIDTH + BAR_WIDTH + VALUE_WIDTH + 20;
 		int height = 60;

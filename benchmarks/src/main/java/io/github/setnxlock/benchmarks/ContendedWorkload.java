@@ -41,8 +41,6 @@ public record ContendedWorkload(int threads, Duration duration, long cyclesPerTh
 
 	private static final AtomicLong RUNS = new AtomicLong();
 
-	// A worker that has not finished this long after the deadline is stuck in the
-	// contender: report it rather than wait forever.
 	/**
 	 * A workload that runs for a time.
 	 * @param threads how many threads

@@ -20,11 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.redisson.Redisson;
 import org.redisson.RedissonRedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 import io.github.setnxlock.redis.RedlockNode;
 import io.github.setnxlock.redis.SetnxLockRegistry;
@@ -153,9 +151,7 @@ final class RedlockContenders {
 			this.prefix = server.unique("bench:redisson-redlock");
 			try {
 				for (int node = 0; node < nodes; node++) {
-					Config config = new Config();
-					config.useSingleServer().setAddress("redis://" + server.host() + ":" + server.ports().get(node));
-					this.clients.add(Redisson.create(config));
+					this.clients.add(RedissonContender.client(server.host(), server.ports().get(node)));
 				}
 			}
 			catch (RuntimeException ex) {

@@ -37,8 +37,6 @@ public record Workload(int threads, int keys, Duration duration, long cyclesPerT
 
 	private static final AtomicLong RUNS = new AtomicLong();
 
-	// A worker that has not finished this long after the deadline is stuck in the
-	// contender: report it rather than wait forever.
 	/**
 	 * A workload that runs for a time.
 	 * @param threads how many threads

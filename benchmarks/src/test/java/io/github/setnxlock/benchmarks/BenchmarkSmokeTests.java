@@ -167,16 +167,16 @@ class BenchmarkSmokeTests {
 	void harnessPrintsATableForEachScenarioAndDrawsTheChart(@TempDir Path directory) throws Exception {
 		ByteArrayOutputStream printed = new ByteArrayOutputStream();
 		Path chart = directory.resolve("chart.svg");
-		LockBenchmark.Report report = LockBenchmark.run(
-				LockBenchmark.Options.parse("--rounds", "2", "--seconds", "0.05", "--warmup", "0", "--only",
+		Report report = LockBenchmark.run(
+				Options.parse("--rounds", "2", "--seconds", "0.05", "--warmup", "0", "--only",
 						"token,raw,ping,redlock 3", "--chart", chart.toString()),
 				new PrintStream(printed, true, StandardCharsets.UTF_8));
-		List<LockBenchmark.Scenario> scenarios = report.uncontended();
+		List<UncontendedScenario> scenarios = report.uncontended();
 		assertThat(scenarios).hasSize(2);
-		for (LockBenchmark.Scenario scenario : scenarios) {
+		for (UncontendedScenario scenario : scenarios) {
 			// "token" also picks the script-release row on a server with DELIFEQ, and the
 			// asynchronous one.
-			assertThat(scenario.rows()).extracting(LockBenchmark.Row::contender)
+			assertThat(scenario.rows()).extracting(UncontendedScenario.Row::contender)
 				.filteredOn((name) -> !name.equals(Contenders.SCRIPT_RELEASE))
 				.containsExactly("setnx-lock token", AsyncContenders.SETNX_LOCK_ASYNC, Contenders.FLOOR,
 						"PING round trip", "setnx-lock Redlock 3 nodes", "Redisson RedLock 3 nodes");
@@ -196,11 +196,10 @@ class BenchmarkSmokeTests {
 				.singleElement()
 				.satisfies((row) -> assertThat(row.commandsPerCycle()).isGreaterThanOrEqualTo(6.0));
 		}
-		assertThat(report.contended()).extracting(LockBenchmark.ContendedScenario::twoJvms)
-			.containsExactly(false, true);
-		for (LockBenchmark.ContendedScenario scenario : report.contended()) {
+		assertThat(report.contended()).extracting(ContendedScenario::twoJvms).containsExactly(false, true);
+		for (ContendedScenario scenario : report.contended()) {
 			// PING excludes nobody, so it has no contended row
-			assertThat(scenario.rows()).extracting(LockBenchmark.ContendedRow::contender)
+			assertThat(scenario.rows()).extracting(ContendedScenario.Row::contender)
 				.filteredOn((name) -> !name.equals(Contenders.SCRIPT_RELEASE))
 				.containsExactly("setnx-lock token", AsyncContenders.SETNX_LOCK_ASYNC, Contenders.FLOOR,
 						"setnx-lock Redlock 3 nodes", "Redisson RedLock 3 nodes");
@@ -231,15 +230,15 @@ class BenchmarkSmokeTests {
 
 	@Test
 	void shortModeRunsThreeRoundsOfTwoSeconds() {
-		LockBenchmark.Options options = LockBenchmark.Options.parse("--short");
+		Options options = Options.parse("--short");
 		assertThat(options.rounds()).isEqualTo(3);
 		assertThat(options.perRound()).hasSeconds(2);
 	}
 
 	@Test
 	void medianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
-		assertThat(LockBenchmark.median(new double[] { 4, 1, 3, 2 })).isEqualTo(2.5);
-		assertThat(LockBenchmark.median(new double[] { 5, 1, 3 })).isEqualTo(3);
+		assertThat(Median.of(new double[] { 4, 1, 3, 2 })).isEqualTo(2.5);
+		assertThat(Median.of(new double[] { 5, 1, 3 })).isEqualTo(3);
 	}
 
 }
