@@ -20,13 +20,13 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.github.setnxlock.LeaseLimits;
-import io.github.setnxlock.redis.gateway.LockKey;
 
 /**
  * How a {@link SetnxLockRegistry} behaves. Immutable; build one with {@link #builder()}.
  * <p>
- * Every value is checked when it is set, so a bad one fails with a message that names it
- * rather than surfacing later inside a lock call.
+ * Each setting is documented on its {@link Builder} method, with its default and the
+ * values it takes. Every value is checked when it is set, so a bad one fails with a
+ * message that names it rather than surfacing later inside a lock call.
  *
  * @author setnx-lock authors
  */
@@ -40,192 +40,157 @@ public final class SetnxLockSettings {
 	}
 
 	/**
-	 * Return the settings with every default.
-	 * @return the default settings
+	 * {@return the settings with every default}
 	 */
 	public static SetnxLockSettings defaults() {
 		return builder().build();
 	}
 
 	/**
-	 * Return a builder that starts from the defaults.
-	 * @return a new builder
+	 * {@return a new builder that starts from the defaults}
 	 */
 	public static Builder builder() {
 		return new Builder();
 	}
 
 	/**
-	 * Return a builder that starts from these settings.
-	 * @return a new builder
+	 * {@return a new builder that starts from these settings}
 	 */
 	public Builder toBuilder() {
 		return new Builder(this.values);
 	}
 
 	/**
-	 * Return the prefix put before every lock key: {@code "lock:"} by default. The Redis
-	 * key of lock {@code K} is exactly {@code prefix + K}.
-	 * @return the prefix, possibly empty
+	 * {@return the {@linkplain Builder#keyPrefix(String) prefix} put before every lock
+	 * key}
 	 */
 	public String keyPrefix() {
 		return this.values.keyPrefix;
 	}
 
 	/**
-	 * Return the protocol: {@link LockProtocol#TOKEN} by default.
-	 * @return the protocol
+	 * {@return the {@linkplain Builder#protocol(LockProtocol) protocol}}
 	 */
 	public LockProtocol protocol() {
 		return this.values.protocol;
 	}
 
 	/**
-	 * Return the lease of acquisitions that do not name one: 30 seconds by default.
-	 * @return the default lease
+	 * {@return the {@linkplain Builder#leaseTime(Duration) lease} of acquisitions that do
+	 * not name one}
 	 */
 	public Duration leaseTime() {
 		return this.values.leaseTime;
 	}
 
 	/**
-	 * Return the unit of stored timestamps under the timestamp protocol:
-	 * {@link TimestampUnit#SECONDS} by default.
-	 * @return the timestamp unit
+	 * {@return the {@linkplain Builder#timestampUnit(TimestampUnit) unit} of stored
+	 * timestamps}
 	 */
 	public TimestampUnit timestampUnit() {
 		return this.values.timestampUnit;
 	}
 
 	/**
-	 * Return where the timestamp protocol reads the time: {@link TimestampClock#REDIS} by
-	 * default.
-	 * @return the timestamp clock
+	 * {@return {@linkplain Builder#timestampClock(TimestampClock) where} the timestamp
+	 * protocol reads the time}
 	 */
 	public TimestampClock timestampClock() {
 		return this.values.timestampClock;
 	}
 
 	/**
-	 * Return the wall clock used under {@link TimestampClock#LOCAL}: the system clock by
-	 * default.
-	 * @return the local clock
+	 * {@return the {@linkplain Builder#localClock(Clock) wall clock} used under
+	 * {@link TimestampClock#LOCAL}}
 	 */
 	public Clock localClock() {
 		return this.values.localClock;
 	}
 
 	/**
-	 * Return whether holds taken without a lease of their own are renewed while held:
-	 * {@code true} by default.
-	 * @return whether the watchdog renews leases
+	 * {@return whether holds without a lease of their own are
+	 * {@linkplain Builder#renewal(boolean) renewed}}
 	 */
 	public boolean renewal() {
 		return this.values.renewal;
 	}
 
 	/**
-	 * Return how long a renewed hold may last before renewals stop and it ends with its
-	 * lease, or {@code null} for no limit (the default).
-	 * @return the limit, or {@code null}
+	 * {@return how long a renewed hold {@linkplain Builder#maxHold(Duration) may last},
+	 * or {@code null}}
 	 */
 	public Duration maxHold() {
 		return this.values.maxHold;
 	}
 
 	/**
-	 * Return the Redis pub/sub channel on which releases are announced (the message is
-	 * the lock key), so that waiters wake up at once: {@code "setnx-lock:released"} by
-	 * default. Every client of the same locks must use the same channel.
-	 * @return the channel
+	 * {@return the {@linkplain Builder#releaseChannel(String) channel} on which releases
+	 * are announced}
 	 */
 	public String releaseChannel() {
 		return this.values.releaseChannel;
 	}
 
 	/**
-	 * Return whether waiters also listen to the server's keyspace notifications for lock
-	 * keys ({@code __keyspace@*__:<prefix>*}): {@code false} by default. Under the
-	 * timestamp protocol, clients of the documented pattern release with a plain
-	 * {@code DEL} and announce nothing; with the server's {@code notify-keyspace-events}
-	 * set to include {@code K} and {@code g}, the notification of that {@code DEL} wakes
-	 * our waiters at once instead of at their next re-check.
-	 * @return whether keyspace notifications are used
+	 * {@return whether waiters also listen to
+	 * {@linkplain Builder#keyspaceNotifications(boolean) keyspace notifications}}
 	 */
 	public boolean keyspaceNotifications() {
 		return this.values.keyspaceNotifications;
 	}
 
 	/**
-	 * Return how many replicas must acknowledge an acquisition before it counts:
-	 * {@code 0} (the default) turns the replication guard off.
-	 * @return the replicas the guard waits for
-	 * @see Builder#replicationGuard(int, Duration)
+	 * {@return how many replicas the {@linkplain Builder#replicationGuard(int, Duration)
+	 * replication guard} waits for, {@code 0} when it is off}
 	 */
 	public int replicationGuardReplicas() {
 		return this.values.replicationGuardReplicas;
 	}
 
 	/**
-	 * Return how long the replication guard waits for the replicas: one second by
-	 * default.
-	 * @return the guard's timeout
-	 * @see Builder#replicationGuard(int, Duration)
+	 * {@return how long the {@linkplain Builder#replicationGuard(int, Duration)
+	 * replication guard} waits for the replicas}
 	 */
 	public Duration replicationGuardTimeout() {
 		return this.values.replicationGuardTimeout;
 	}
 
 	/**
-	 * Return how releases pass the lock to a thread of this registry that waits for it:
-	 * {@link LocalHandoffSettings#DEFAULTS} by default.
-	 * @return the local hand-off settings
+	 * {@return how releases {@linkplain Builder#localHandoff(LocalHandoffSettings) pass
+	 * the lock} to a thread of this registry that waits for it}
 	 */
 	public LocalHandoffSettings localHandoff() {
 		return this.values.localHandoff;
 	}
 
 	/**
-	 * Return how long a Redlock node has to answer a call before it counts as failed, so
-	 * that a frozen node never holds a lock call up for longer: 100 ms by default,
-	 * counted from the first node's answer (so that connecting, or a machine slow for
-	 * every node, counts against none). Unused on a single Redis.
-	 * @return the node timeout
-	 * @see SetnxLockRegistry#SetnxLockRegistry(java.util.List, SetnxLockSettings,
-	 * java.util.List)
+	 * {@return how long a Redlock node has {@linkplain Builder#nodeTimeout(Duration) to
+	 * answer}}
 	 */
 	public Duration nodeTimeout() {
 		return this.values.nodeTimeout;
 	}
 
 	/**
-	 * Return how long a Redlock node that restarted sits out acquisitions and fencing
-	 * draws, counted from its start: the {@link #leaseTime()} unless set. A node
-	 * restarted without persistence has forgotten the keys of holders that still count on
-	 * it; until every lease it may have held has ended, its yes could give a second
-	 * client a majority. Unused on a single Redis.
-	 * @return the restart delay, {@link Duration#ZERO} when restarts are not checked
-	 * @see Builder#restartDelay(Duration)
+	 * {@return how long a Redlock node that restarted
+	 * {@linkplain Builder#restartDelay(Duration) sits out}: the {@link #leaseTime()}
+	 * unless set, {@link Duration#ZERO} when restarts are not checked}
 	 */
 	public Duration restartDelay() {
 		return (this.values.restartDelay != null) ? this.values.restartDelay : this.values.leaseTime;
 	}
 
 	/**
-	 * Return whether owner tokens name their holder
-	 * ({@code [application@]host/pid/thread} before the token's secret part), so that an
-	 * operator sees who holds a lock with {@code redis-cli GET}, the {@code locks}
-	 * endpoint and {@code LockOperations.inspect}: {@code true} by default.
-	 * @return whether holders are named
+	 * {@return whether owner tokens {@linkplain Builder#holderIdentity(boolean) name
+	 * their holder}}
 	 */
 	public boolean holderIdentity() {
 		return this.values.holderIdentity;
 	}
 
 	/**
-	 * Return the application name that owner tokens give for their holder, or
-	 * {@code null} for none (the host, process id and thread still name it).
-	 * @return the application name
+	 * {@return the {@linkplain Builder#applicationName(String) application name} that
+	 * owner tokens give for their holder, or {@code null} for none}
 	 */
 	public String applicationName() {
 		return this.values.applicationName;
@@ -307,96 +272,127 @@ public final class SetnxLockSettings {
 		}
 
 		/**
-		 * Set whether owner tokens name their holder
-		 * ({@code [application@]host/pid/thread} before the token's secret part), for
-		 * operators who read who holds a lock. Turn it off where host names or thread
-		 * names are not to be stored in Redis.
-		 * @param holderIdentity whether holders are named; {@code true} by default
+		 * Set the prefix put before every lock key: {@code "lock:"} by default. The Redis
+		 * key of lock {@code K} is exactly {@code prefix + K}.
+		 * @param keyPrefix the prefix, possibly empty; well-formed Unicode (no lone
+		 * surrogate, which Redis would store as {@code ?})
 		 * @return this builder
 		 */
-		public Builder holderIdentity(boolean holderIdentity) {
-			this.holderIdentity = holderIdentity;
+		public Builder keyPrefix(String keyPrefix) {
+			this.keyPrefix = SettingChecks.keyPrefix(keyPrefix);
 			return this;
 		}
 
 		/**
-		 * Set the application name that owner tokens give for their holder.
-		 * @param applicationName the name, or {@code null} for none
+		 * Set the protocol: {@link LockProtocol#TOKEN} by default.
+		 * @param protocol the protocol
 		 * @return this builder
 		 */
-		public Builder applicationName(String applicationName) {
-			this.applicationName = (applicationName != null && !applicationName.isBlank()) ? applicationName.trim()
-					: null;
+		public Builder protocol(LockProtocol protocol) {
+			this.protocol = Objects.requireNonNull(protocol, "protocol must not be null");
 			return this;
 		}
 
 		/**
-		 * Set how long a Redlock node that restarted sits out acquisitions and fencing
-		 * draws, counted from its start (the Redis distributed-locks page's delayed
-		 * restart): at least the longest lease any client of the same locks may hold,
-		 * which is the lease time unless calls name longer leases. A restart is found by
-		 * the server's uptime, read at the first contact, whenever the client connects to
-		 * the node again, and after a call there failed, so it costs nothing on the way
-		 * of a lock call. Lettuce tells every reconnection; a pooled client (Jedis) does
-		 * not, and a restart is then found only by a call that fails on a connection of
-		 * the old server. A fresh node is indistinguishable from a restarted one: nodes
-		 * that all started moments ago give no lock before the delay. Nodes that persist
-		 * every write ({@code appendfsync always}) do not need it.
-		 * <p>
-		 * With {@link Duration#ZERO} restarts are not checked: a node restarted without
-		 * its data counts at once, and a holder whose key it forgot shares the lock with
-		 * the next client that gets a majority with it, until its renewal finds the key
-		 * gone (as on a single Redis restarted without data); fencing tokens still
-		 * increase only as long as the servers' clocks agree better than the node stays
-		 * down.
-		 * @param restartDelay zero, or a positive duration of at most 365 days;
-		 * {@code null} for the lease time
+		 * Set the lease of acquisitions that do not name one: 30 seconds by default.
+		 * @param leaseTime a positive duration of at most 365 days
 		 * @return this builder
 		 */
-		public Builder restartDelay(Duration restartDelay) {
-			this.restartDelay = (restartDelay == null || restartDelay.isZero()) ? restartDelay
-					: LeaseLimits.check("restartDelay", restartDelay);
+		public Builder leaseTime(Duration leaseTime) {
+			this.leaseTime = LeaseLimits.check("leaseTime", leaseTime);
 			return this;
 		}
 
 		/**
-		 * Set how long a Redlock node has to answer a call before it counts as failed. A
-		 * call is decided as soon as a majority has answered, so this bounds only the
-		 * calls that a frozen or slow node would otherwise hold up; keep it well below a
-		 * third of the lease, and above the nodes' usual round trip.
-		 * @param nodeTimeout at least 1 ms and at most 1 minute
+		 * Set the unit of stored timestamps under the timestamp protocol:
+		 * {@link TimestampUnit#SECONDS} by default.
+		 * @param timestampUnit the unit
 		 * @return this builder
 		 */
-		public Builder nodeTimeout(Duration nodeTimeout) {
-			if (nodeTimeout == null) {
-				throw new IllegalArgumentException("nodeTimeout must not be null");
-			}
-			if (nodeTimeout.isNegative() || nodeTimeout.toMillis() < 1
-					|| nodeTimeout.compareTo(Duration.ofMinutes(1)) > 0) {
-				throw new IllegalArgumentException(
-						"nodeTimeout must be between 1ms and 1 minute, but was " + nodeTimeout);
-			}
-			this.nodeTimeout = nodeTimeout;
+		public Builder timestampUnit(TimestampUnit timestampUnit) {
+			this.timestampUnit = Objects.requireNonNull(timestampUnit, "timestampUnit must not be null");
 			return this;
 		}
 
 		/**
-		 * Set how releases pass the lock to a thread of this registry that waits for it.
-		 * @param localHandoff the settings; {@link LocalHandoffSettings#OFF} sends every
-		 * release through Redis
+		 * Set where the timestamp protocol reads the time: {@link TimestampClock#REDIS}
+		 * by default.
+		 * @param timestampClock the clock source
 		 * @return this builder
 		 */
-		public Builder localHandoff(LocalHandoffSettings localHandoff) {
-			this.localHandoff = Objects.requireNonNull(localHandoff, "localHandoff must not be null");
+		public Builder timestampClock(TimestampClock timestampClock) {
+			this.timestampClock = Objects.requireNonNull(timestampClock, "timestampClock must not be null");
 			return this;
 		}
 
 		/**
-		 * Turn on the replication guard: after each acquisition, wait ({@code WAIT})
-		 * until the given number of replicas have acknowledged it, and fail the
-		 * acquisition, releasing the key, when fewer did within the timeout. Without it,
-		 * a failover to a replica that had not yet received the lock key lets a second
-		 * client acquire the lock while the first still holds it.
+		 * Set the wall clock used under {@link TimestampClock#LOCAL}: the system clock by
+		 * default; tests use it to give a client a clock that is off.
+		 * @param localClock the clock
+		 * @return this builder
+		 */
+		public Builder localClock(Clock localClock) {
+			this.localClock = Objects.requireNonNull(localClock, "localClock must not be null");
+			return this;
+		}
+
+		/**
+		 * Set whether holds taken without a lease of their own are renewed while held:
+		 * {@code true} by default.
+		 * @param renewal whether the watchdog renews leases
+		 * @return this builder
+		 */
+		public Builder renewal(boolean renewal) {
+			this.renewal = renewal;
+			return this;
+		}
+
+		/**
+		 * Set how long a renewed hold may last before renewals stop and it ends with its
+		 * lease: no limit by default.
+		 * @param maxHold a positive duration of at most 365 days, or {@code null} for no
+		 * limit
+		 * @return this builder
+		 */
+		public Builder maxHold(Duration maxHold) {
+			this.maxHold = SettingChecks.maxHold(maxHold);
+			return this;
+		}
+
+		/**
+		 * Set the Redis pub/sub channel on which releases are announced (the message is
+		 * the lock key), so that waiters wake up at once: {@code "setnx-lock:released"}
+		 * by default. Every client of the same locks must use the same channel.
+		 * @param releaseChannel the channel; not blank
+		 * @return this builder
+		 */
+		public Builder releaseChannel(String releaseChannel) {
+			this.releaseChannel = SettingChecks.releaseChannel(releaseChannel);
+			return this;
+		}
+
+		/**
+		 * Set whether waiters also listen to the server's keyspace notifications for lock
+		 * keys ({@code __keyspace@*__:<prefix>*}): {@code false} by default. Under the
+		 * timestamp protocol, clients of the documented pattern release with a plain
+		 * {@code DEL} and announce nothing; with the server's
+		 * {@code notify-keyspace-events} set to include {@code K} and {@code g}, the
+		 * notification of that {@code DEL} wakes our waiters at once instead of at their
+		 * next re-check.
+		 * @param keyspaceNotifications whether to use keyspace notifications
+		 * @return this builder
+		 */
+		public Builder keyspaceNotifications(boolean keyspaceNotifications) {
+			this.keyspaceNotifications = keyspaceNotifications;
+			return this;
+		}
+
+		/**
+		 * Turn on the replication guard (off by default): after each acquisition, wait
+		 * ({@code WAIT}) until the given number of replicas have acknowledged it, and
+		 * fail the acquisition, releasing the key, when fewer did within the timeout.
+		 * Without it, a failover to a replica that had not yet received the lock key lets
+		 * a second client acquire the lock while the first still holds it.
 		 * <p>
 		 * {@code WAIT} runs on the connection that ran the acquire script, because it
 		 * counts that connection's writes, and blocks that connection until the replicas
@@ -408,140 +404,107 @@ public final class SetnxLockSettings {
 		 * acquisition. The guard does not make Redis strongly consistent: a failover can
 		 * still lose an acknowledged write in rare cases. Not available on Redis Cluster
 		 * connections (see {@link SetnxLockRegistry}).
-		 * @param replicas how many replicas must acknowledge; {@code 0} turns the guard
-		 * off
-		 * @param timeout how long to wait for them; positive, in whole milliseconds
+		 * @param replicas how many replicas must acknowledge; {@code 0} (the default)
+		 * turns the guard off
+		 * @param timeout how long to wait for them; positive, in whole milliseconds (one
+		 * second by default)
 		 * @return this builder
 		 */
 		public Builder replicationGuard(int replicas, Duration timeout) {
-			if (replicas < 0) {
-				throw new IllegalArgumentException(
-						"replicationGuard replicas must not be negative, but was " + replicas);
-			}
-			if (timeout == null) {
-				throw new IllegalArgumentException("replicationGuard timeout must not be null");
-			}
-			if (timeout.isNegative() || timeout.toMillis() < 1) {
-				// WAIT with a timeout of 0 waits forever, so zero is refused too.
-				throw new IllegalArgumentException("replicationGuard timeout must be at least 1ms, but was " + timeout);
-			}
-			this.replicationGuardReplicas = replicas;
-			this.replicationGuardTimeout = timeout;
+			int checkedReplicas = SettingChecks.replicationGuardReplicas(replicas);
+			this.replicationGuardTimeout = SettingChecks.replicationGuardTimeout(timeout);
+			this.replicationGuardReplicas = checkedReplicas;
 			return this;
 		}
 
 		/**
-		 * Set whether waiters also listen to the server's keyspace notifications for lock
-		 * keys.
-		 * @param keyspaceNotifications whether to use keyspace notifications
+		 * Set how releases pass the lock to a thread of this registry that waits for it:
+		 * {@link LocalHandoffSettings#DEFAULTS} by default.
+		 * @param localHandoff the settings; {@link LocalHandoffSettings#OFF} sends every
+		 * release through Redis
 		 * @return this builder
 		 */
-		public Builder keyspaceNotifications(boolean keyspaceNotifications) {
-			this.keyspaceNotifications = keyspaceNotifications;
+		public Builder localHandoff(LocalHandoffSettings localHandoff) {
+			this.localHandoff = Objects.requireNonNull(localHandoff, "localHandoff must not be null");
 			return this;
 		}
 
 		/**
-		 * Set the pub/sub channel on which releases are announced.
-		 * @param releaseChannel the channel; not blank
+		 * Set how long a Redlock node has to answer a call before it counts as failed, so
+		 * that a frozen node never holds a lock call up for longer: 100 ms by default,
+		 * counted from the first node's answer (so that connecting, or a machine slow for
+		 * every node, counts against none). A call is decided as soon as a majority has
+		 * answered, so this bounds only the calls that a frozen or slow node would
+		 * otherwise hold up; keep it well below a third of the lease, and above the
+		 * nodes' usual round trip. Unused on a single Redis.
+		 * @param nodeTimeout at least 1 ms and at most 1 minute
+		 * @return this builder
+		 * @see SetnxLockRegistry#SetnxLockRegistry(java.util.List, SetnxLockSettings,
+		 * java.util.List)
+		 */
+		public Builder nodeTimeout(Duration nodeTimeout) {
+			this.nodeTimeout = SettingChecks.nodeTimeout(nodeTimeout);
+			return this;
+		}
+
+		/**
+		 * Set how long a Redlock node that restarted sits out acquisitions and fencing
+		 * draws, counted from its start (the Redis distributed-locks page's delayed
+		 * restart): at least the longest lease any client of the same locks may hold,
+		 * which is the lease time unless calls name longer leases. A node restarted
+		 * without persistence has forgotten the keys of holders that still count on it;
+		 * until every lease it may have held has ended, its yes could give a second
+		 * client a majority. A restart is found by the server's uptime, read at the first
+		 * contact, whenever the client connects to the node again, and after a call there
+		 * failed, so it costs nothing on the way of a lock call. Lettuce tells every
+		 * reconnection; a pooled client (Jedis) does not, and a restart is then found
+		 * only by a call that fails on a connection of the old server. A fresh node is
+		 * indistinguishable from a restarted one: nodes that all started moments ago give
+		 * no lock before the delay. Nodes that persist every write
+		 * ({@code appendfsync always}) do not need it. Unused on a single Redis.
+		 * <p>
+		 * With {@link Duration#ZERO} restarts are not checked: a node restarted without
+		 * its data counts at once, and a holder whose key it forgot shares the lock with
+		 * the next client that gets a majority with it, until its renewal finds the key
+		 * gone (as on a single Redis restarted without data); fencing tokens still
+		 * increase only as long as the servers' clocks agree better than the node stays
+		 * down.
+		 * @param restartDelay zero, or a positive duration of at most 365 days;
+		 * {@code null} (the default) for the lease time
 		 * @return this builder
 		 */
-		public Builder releaseChannel(String releaseChannel) {
-			if (releaseChannel == null || releaseChannel.isBlank()) {
-				throw new IllegalArgumentException(
-						"releaseChannel must not be blank, but was '" + releaseChannel + "'");
-			}
-			this.releaseChannel = releaseChannel;
+		public Builder restartDelay(Duration restartDelay) {
+			this.restartDelay = SettingChecks.restartDelay(restartDelay);
 			return this;
 		}
 
 		/**
-		 * Set whether holds taken without a lease of their own are renewed while held.
-		 * @param renewal whether the watchdog renews leases
+		 * Set whether owner tokens name their holder
+		 * ({@code [application@]host/pid/thread} before the token's secret part), so that
+		 * an operator sees who holds a lock with {@code redis-cli GET}, the {@code locks}
+		 * endpoint and {@code LockOperations.inspect}: {@code true} by default. Turn it
+		 * off where host names or thread names are not to be stored in Redis.
+		 * @param holderIdentity whether holders are named
 		 * @return this builder
 		 */
-		public Builder renewal(boolean renewal) {
-			this.renewal = renewal;
+		public Builder holderIdentity(boolean holderIdentity) {
+			this.holderIdentity = holderIdentity;
 			return this;
 		}
 
 		/**
-		 * Set how long a renewed hold may last before renewals stop.
-		 * @param maxHold a positive duration of at most 365 days, or {@code null} for no
-		 * limit
+		 * Set the application name that owner tokens give for their holder: none by
+		 * default (the host, process id and thread still name it).
+		 * @param applicationName the name; {@code null} or blank for none
 		 * @return this builder
 		 */
-		public Builder maxHold(Duration maxHold) {
-			this.maxHold = (maxHold != null) ? LeaseLimits.check("maxHold", maxHold) : null;
+		public Builder applicationName(String applicationName) {
+			this.applicationName = SettingChecks.applicationName(applicationName);
 			return this;
 		}
 
 		/**
-		 * Set the prefix put before every lock key; may be empty.
-		 * @param keyPrefix the prefix; well-formed Unicode (no lone surrogate, which
-		 * Redis would store as {@code ?})
-		 * @return this builder
-		 */
-		public Builder keyPrefix(String keyPrefix) {
-			Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-			this.keyPrefix = LockKey.checkWellFormed("keyPrefix", keyPrefix);
-			return this;
-		}
-
-		/**
-		 * Set the protocol.
-		 * @param protocol the protocol
-		 * @return this builder
-		 */
-		public Builder protocol(LockProtocol protocol) {
-			this.protocol = Objects.requireNonNull(protocol, "protocol must not be null");
-			return this;
-		}
-
-		/**
-		 * Set the lease of acquisitions that do not name one.
-		 * @param leaseTime a positive duration of at most 365 days
-		 * @return this builder
-		 */
-		public Builder leaseTime(Duration leaseTime) {
-			this.leaseTime = LeaseLimits.check("leaseTime", leaseTime);
-			return this;
-		}
-
-		/**
-		 * Set the unit of stored timestamps under the timestamp protocol.
-		 * @param timestampUnit the unit
-		 * @return this builder
-		 */
-		public Builder timestampUnit(TimestampUnit timestampUnit) {
-			this.timestampUnit = Objects.requireNonNull(timestampUnit, "timestampUnit must not be null");
-			return this;
-		}
-
-		/**
-		 * Set where the timestamp protocol reads the time.
-		 * @param timestampClock the clock source
-		 * @return this builder
-		 */
-		public Builder timestampClock(TimestampClock timestampClock) {
-			this.timestampClock = Objects.requireNonNull(timestampClock, "timestampClock must not be null");
-			return this;
-		}
-
-		/**
-		 * Set the wall clock used under {@link TimestampClock#LOCAL}; tests use it to
-		 * give a client a clock that is off.
-		 * @param localClock the clock
-		 * @return this builder
-		 */
-		public Builder localClock(Clock localClock) {
-			this.localClock = Objects.requireNonNull(localClock, "localClock must not be null");
-			return this;
-		}
-
-		/**
-		 * Build the settings.
-		 * @return the settings
+		 * {@return the settings}
 		 */
 		public SetnxLockSettings build() {
 			return new SetnxLockSettings(this);
