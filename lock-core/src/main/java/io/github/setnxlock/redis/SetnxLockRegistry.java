@@ -151,15 +151,6 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
-	 * Return the background connection and script load begun when the registry was made:
-	 * for tests that count what later calls load.
-	 * @return completed once done, whether or not Redis answered
-	 */
-	CompletableFuture<?> warmedUp() {
-		return this.parts.warmUp();
-	}
-
-	/**
 	 * Create a registry that runs the Redlock algorithm of the Redis distributed-locks
 	 * page over independent Redis masters, under the token protocol: a lock is held while
 	 * a majority of the nodes hold its key; every command goes to all nodes at once, and
@@ -200,12 +191,11 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
-	 * Return the name a registry's locks carry as their protocol in observations, meters
-	 * and the operator API: the protocol's name in lower case, or {@code redlock} for a
-	 * registry on Redlock nodes.
+	 * {@return the name a registry's locks carry as their protocol in observations,
+	 * meters and the operator API: the protocol's name in lower case, or {@code redlock}
+	 * for a registry on Redlock nodes}
 	 * @param protocol the protocol of the settings
 	 * @param redlock whether the registry runs on Redlock nodes
-	 * @return the name
 	 */
 	public static String protocolName(LockProtocol protocol, boolean redlock) {
 		return redlock ? "redlock" : protocol.name().toLowerCase(Locale.ROOT);
@@ -225,17 +215,15 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 	}
 
 	/**
-	 * Return the settings this registry was created with.
-	 * @return the settings
+	 * {@return the settings this registry was created with}
 	 */
 	public SetnxLockSettings getSettings() {
 		return this.settings;
 	}
 
 	/**
-	 * Return the operator API of this registry: its holds in this JVM, the state of any
-	 * lock in Redis, force-release, and a health check.
-	 * @return the operator API
+	 * {@return the operator API of this registry: its holds in this JVM, the state of any
+	 * lock in Redis, force-release, and a health check}
 	 */
 	public LockOperations operations() {
 		return this.parts.operations();
@@ -274,19 +262,20 @@ public class SetnxLockRegistry implements LockRegistry, AutoCloseable {
 		this.parts.engine().setObservationConventions(this.waitConvention, this.holdConvention);
 	}
 
-	/**
-	 * Return the engine: for tests that need a handshake with its threads.
-	 * @return the engine
-	 */
+	/** For tests that need a handshake with the engine's threads. */
 	LockEngine engine() {
 		return this.parts.engine();
 	}
 
 	/**
-	 * Return how many keys this registry keeps state for: the keys that some thread holds
-	 * or waits for.
-	 * @return the number of keys
+	 * For tests that count what later calls load: the warm-up begun at creation, done
+	 * whether or not Redis answered.
 	 */
+	CompletableFuture<?> warmedUp() {
+		return this.parts.warmUp();
+	}
+
+	/** How many keys this registry keeps state for: held or waited for. */
 	int localKeyCount() {
 		return this.parts.engine().stats().localKeys();
 	}
