@@ -18,11 +18,8 @@ package io.github.setnxlock.redis.gateway;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import io.github.setnxlock.LockAccessException;
@@ -52,13 +49,9 @@ public final class RedisGateway implements AutoCloseable {
 
 	private final CommandRunner runner = new CommandRunner();
 
-	/**
-	 * Chosen on the first call, so that a gateway can be made on a template whose factory
-	 * comes later.
-	 */
-	private volatile ScriptCalls calls;
+	private final ScriptCallsChoice scriptCalls;
 
-	private final Object choosing = new Object();
+	private final WatchedCalls watched;
 
 	private final Reachability reachability = new Reachability();
 
@@ -76,6 +69,8 @@ public final class RedisGateway implements AutoCloseable {
 		this.redis = Objects.requireNonNull(redis, "redis must not be null");
 		this.scripts = new ScriptLoads(redis, this.runner, this.reachability, List.copyOf(scripts));
 		this.reconnections = new Reconnections(redis);
+		this.scriptCalls = new ScriptCallsChoice(redis, this.runner);
+		this.watched = new WatchedCalls(this.runner, this.reachability);
 	}
 
 	/**
@@ -88,7 +83,8 @@ public final class RedisGateway implements AutoCloseable {
 	 * {@link List} of those, which the script's protocol reads
 	 */
 	public CompletableFuture<Object> run(LockScript script, LockKey key, List<String> keys, List<String> args) {
-		return sent(key, script.action(), () -> calls().run(key, script.action(), script.redisScript(), keys, args));
+		return this.watched.sent(key, script.action(),
+				() -> this.scriptCalls.get().run(key, script.action(), script.redisScript(), keys, args));
 	}
 
 	/**
@@ -99,24 +95,23 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return whether the key was set, to come
 	 */
 	public CompletableFuture<Boolean> setIfAbsent(LockKey key, String value, long leaseMillis) {
-		return sent(key, "acquire", () -> calls().setIfAbsent(key, value, leaseMillis));
+		return this.watched.sent(key, "acquire", () -> this.scriptCalls.get().setIfAbsent(key, value, leaseMillis));
 	}
 
 	/**
 	 * Delete the lock key if it holds the value: with the server's own compare-and-delete
-	 * where it has one and it deletes (see {@link NativeRelease}), else with the script,
-	 * which is sent with the lock key as its key and the value and the channel as its
-	 * arguments.
+	 * where it has one and it deletes (see {@link NativeRelease}), else with the script
+	 * (its key the lock key, its arguments the value and the channel).
 	 * @param key the lock
 	 * @param value the value the key must hold
-	 * @param channel the release channel, the script's second argument
-	 * @param script the script that does the same, and more, where the server's command
-	 * is missing or did not delete
+	 * @param channel the release channel
+	 * @param script the script that does the same, and more
 	 * @return {@code 1L} when the server's command deleted, else the script's answer, to
 	 * come
 	 */
 	public CompletableFuture<Object> deleteIfEquals(LockKey key, String value, String channel, LockScript script) {
-		return sent(key, "release", () -> calls().deleteIfEquals(key, value, channel, script.redisScript()));
+		return this.watched.sent(key, "release",
+				() -> this.scriptCalls.get().deleteIfEquals(key, value, channel, script.redisScript()));
 	}
 
 	/**
@@ -131,7 +126,7 @@ public final class RedisGateway implements AutoCloseable {
 	public CompletableFuture<List<Object>> runBatch(LockScript script, List<LockKey> locks, int keyCount,
 			List<List<String>> calls) {
 		ReturnType returnType = script.returnsList() ? ReturnType.MULTI : ReturnType.INTEGER;
-		return watched(() -> this.runner
+		return this.watched.sent(() -> this.runner
 			.submit(() -> ScriptPipeline.run(this.redis, script.redisScript(), returnType, keyCount, calls)));
 	}
 
@@ -149,18 +144,16 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	public CompletableFuture<Acknowledged<Object>> runAcknowledged(LockScript script, LockKey key, List<String> keys,
 			List<String> args, int replicas, long timeoutMillis) {
-		return sent(key, script.action(), () -> this.runner
+		return this.watched.sent(key, script.action(), () -> this.runner
 			.submit(() -> AcknowledgedCall.run(this.redis, script, key, keys, args, replicas, timeoutMillis)));
 	}
 
 	/**
-	 * Return whether the lock key exists.
+	 * {@return whether the lock key exists, to come}
 	 * @param key the lock
-	 * @return whether it exists, to come
 	 */
 	public CompletableFuture<Boolean> exists(LockKey key) {
-		return sent(key, "read", () -> this.runner
-			.submit(() -> Boolean.TRUE.equals(RedisCall.run(key, "read", () -> this.redis.hasKey(key.redisKey())))));
+		return this.watched.onThread(key, "read", () -> Boolean.TRUE.equals(this.redis.hasKey(key.redisKey())));
 	}
 
 	/**
@@ -169,7 +162,7 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return its value, or {@code null} without a key, to come
 	 */
 	public CompletableFuture<String> value(LockKey key) {
-		return sent(key, "read", () -> calls().get(key));
+		return this.watched.sent(key, "read", () -> this.scriptCalls.get().get(key));
 	}
 
 	/**
@@ -181,8 +174,8 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return what the keys hold, to come
 	 */
 	public CompletableFuture<KeyReading> read(LockKey key, boolean withValue, boolean withOwner) {
-		return sent(key, "read", () -> this.runner.submit(() -> RedisCall.run(key, "read",
-				() -> this.redis.execute(KeyReads.reading(key, withValue, withOwner)))));
+		return this.watched.onThread(key, "read",
+				() -> this.redis.execute(KeyReads.reading(key, withValue, withOwner)));
 	}
 
 	/**
@@ -194,8 +187,7 @@ public final class RedisGateway implements AutoCloseable {
 	 */
 	public CompletableFuture<List<String>> scan(String pattern, int limit) {
 		LockKey any = LockKey.of("", "scan " + pattern);
-		return sent(any, "list", () -> this.runner
-			.submit(() -> RedisCall.run(any, "list", () -> this.redis.execute(KeyReads.scanning(pattern, limit)))));
+		return this.watched.onThread(any, "list", () -> this.redis.execute(KeyReads.scanning(pattern, limit)));
 	}
 
 	/**
@@ -217,45 +209,23 @@ public final class RedisGateway implements AutoCloseable {
 	 * @return the number of scripts, to come
 	 */
 	public CompletableFuture<Integer> warmUp() {
-		return this.scripts.warmUp(this.reconnections, () -> calls().connect());
+		return this.scripts.warmUp(this.reconnections, () -> this.scriptCalls.get().connect());
 	}
 
 	/**
-	 * Return the calls chosen for the template, choosing them on the first call; the
-	 * choice is kept once the template has a factory.
-	 */
-	private ScriptCalls calls() {
-		ScriptCalls chosen = this.calls;
-		if (chosen == null) {
-			synchronized (this.choosing) {
-				chosen = this.calls;
-				if (chosen == null) {
-					chosen = ScriptCalls.choose(this.redis, this.runner);
-					if (this.redis.getConnectionFactory() != null) {
-						this.calls = chosen;
-					}
-				}
-			}
-		}
-		return chosen;
-	}
-
-	/**
-	 * Return what the gateway's calls have shown of Redis: whether its first connection
-	 * is still on its way, and whether Redis is known to be unreachable.
-	 * @return the state
+	 * {@return what the gateway's calls have shown of Redis: whether its first connection
+	 * is still on its way, and whether Redis is known to be unreachable}
 	 */
 	public Reachability reachability() {
 		return this.reachability;
 	}
 
 	/**
-	 * Read how long the server has been running ({@code INFO server}), on a command
-	 * thread.
-	 * @return its {@code uptime_in_seconds}, to come
+	 * {@return how long the server has been running, its {@code uptime_in_seconds} of
+	 * {@code INFO server}, to come}
 	 */
 	public CompletableFuture<Long> uptimeSeconds() {
-		return watched(() -> this.runner.submit(() -> this.redis.execute(KeyReads.uptimeSeconds())));
+		return this.watched.sent(() -> this.runner.submit(() -> this.redis.execute(KeyReads.uptimeSeconds())));
 	}
 
 	/**
@@ -270,71 +240,34 @@ public final class RedisGateway implements AutoCloseable {
 	}
 
 	/**
-	 * Return how many connections the client has opened, reconnections included, since
-	 * the gateway began to listen (on its first call of this method): a client that
+	 * {@return how many connections the client has opened, reconnections included, since
+	 * the gateway began to listen (on its first call of this method)} A client that
 	 * reconnects may send the commands it had sent on the old connection again, so a
 	 * command whose answer comes after a change of this number may have run twice.
 	 * Clients that never send a command again (Jedis) always give the same number.
-	 * @return the number of connections opened
 	 */
 	public long connectionsOpened() {
 		return this.reconnections.opened();
 	}
 
 	/**
-	 * Make the subscription to the release channel, not yet subscribed: it subscribes on
-	 * its first {@link ReleaseMessages#isListening()}.
+	 * {@return a subscription to the release channel, not yet subscribed: it subscribes
+	 * on its first {@link ReleaseMessages#isListening()}}
 	 * @param channel the release channel
 	 * @param keyspacePattern the keyspace notification pattern of the lock keys (see
 	 * {@link ReleaseMessages#keyspacePattern}), or {@code null} not to listen to keyspace
 	 * notifications
 	 * @param listener hears the released keys
-	 * @return the subscription
 	 */
 	public ReleaseMessages subscribe(String channel, String keyspacePattern, ReleaseListener listener) {
 		return new ReleaseSubscription(this.redis, channel, keyspacePattern, listener, this.runner);
 	}
 
-	/**
-	 * Stop the gateway's threads; calls fail afterwards.
-	 */
+	/** Stop the gateway's threads; calls fail afterwards. */
 	@Override
 	public void close() {
 		this.reconnections.close();
 		this.runner.close();
-	}
-
-	/**
-	 * Start a call, turning a refusal to start it (the gateway's threads all wait for a
-	 * stalled Redis) into a failed answer that names the lock, and note its outcome in
-	 * {@link #reachability()}.
-	 */
-	private <T> CompletableFuture<T> sent(LockKey key, String action, Supplier<CompletableFuture<T>> call) {
-		// Not through watched(): no lambda more on the way of every lock command.
-		try {
-			return this.reachability.watch(System.nanoTime(), call.get());
-		}
-		catch (CommandRunner.RedisStalledException ex) {
-			return CompletableFuture
-				.failedFuture(new LockAccessException(key.key(), "Could not " + action + " lock '" + key.key()
-						+ "' (Redis key '" + key.redisKey() + "'): Redis is not answering; " + ex.getMessage(), ex));
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-	}
-
-	/**
-	 * Start a call, and note its outcome in {@link #reachability()}; a refusal to start
-	 * it is a failed answer.
-	 */
-	private <T> CompletableFuture<T> watched(Supplier<CompletableFuture<T>> call) {
-		try {
-			return this.reachability.watch(System.nanoTime(), call.get());
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
 	}
 
 	/**
