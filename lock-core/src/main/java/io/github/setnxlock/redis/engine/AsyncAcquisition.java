@@ -23,7 +23,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.redis.engine.AcquireLoop.AnswerWaits;
@@ -74,7 +73,6 @@ final class AsyncAcquisition {
 	/** How the slot came to this owner. */
 	private final SlotTurn turn;
 
-	/** The outcome: the acquired attempt, or {@code null} when the wait ended. */
 	final CompletableFuture<Attempt> outcome = new CompletableFuture<>();
 
 	/** Whether Redis answered an attempt; written by one step at a time. */
@@ -113,10 +111,9 @@ final class AsyncAcquisition {
 	 * waiter elsewhere go first when asked), as the loop does.
 	 */
 	CompletableFuture<Attempt> start() {
-		SlotTurn turn = this.turn;
-		if (turn.announced() && this.loop.messages.isListening()) {
-			pause(turn.generation(), AcquireLoop.HANDOFF_WAIT_NANOS,
-					turn.yieldTurn() ? this::yieldTurn : this::attempt);
+		if (this.turn.announced() && this.loop.messages.isListening()) {
+			pause(this.turn.generation(), AcquireLoop.HANDOFF_WAIT_NANOS,
+					this.turn.yieldTurn() ? this::yieldTurn : this::attempt);
 		}
 		else {
 			attempt();
@@ -154,8 +151,8 @@ final class AsyncAcquisition {
 	 * loop does.
 	 */
 	private void awaitAnswer(long generation, CompletableFuture<Attempt> answer, long answerDeadline) {
-		whenAnswered(answer, answerDeadline, (attempt, failure) -> answered(generation, answer, attempt, failure),
-				() -> {
+		Waits.whenAnswered(answer, answerDeadline, this::scheduleAt,
+				(attempt, failure) -> answered(generation, answer, attempt, failure), () -> {
 					long later = this.loop.answers.deadline(this.startNanos, answerDeadline, this.answered);
 					if (later != answerDeadline && !this.outcome.isDone()) {
 						awaitAnswer(generation, answer, later);
@@ -233,44 +230,19 @@ final class AsyncAcquisition {
 			attempt();
 			return;
 		}
-		whenAnswered(marked, this.yieldEnd, (answer, failure) -> {
-			if (failure != null || (answer != Attempt.LEFT_FREE && !answer.holderAnnounces())) {
-				// A failure, or a holder that will not announce: the loop's to handle.
-				attempt();
-			}
-			else if (answer.holderAnnounces() && answer.holderTtlMillis() >= 0) {
+		Waits.whenAnswered(marked, this.yieldEnd, this::scheduleAt, (answer, failure) -> {
+			if (failure == null && answer.holderAnnounces() && answer.holderTtlMillis() >= 0) {
 				pause(generation, TimeUnit.MILLISECONDS.toNanos(answer.holderTtlMillis() + 1), this::attempt);
 			}
-			else if (answer == Attempt.LEFT_FREE) {
+			else if (failure == null && answer == Attempt.LEFT_FREE) {
 				pause(generation, Math.min(AcquireLoop.YIELD_RETRY_NANOS, this.yieldEnd - System.nanoTime()),
 						this::askForMark);
 			}
 			else {
+				// A failure, or a holder that will not announce: the loop's to handle.
 				attempt();
 			}
 		}, this::attempt);
-	}
-
-	/**
-	 * Run one of two things: what to do with an answer, or what to do when the deadline
-	 * passes first. The other never runs.
-	 */
-	private <T> void whenAnswered(CompletableFuture<T> answer, long deadlineNanos, BiConsumer<T, Throwable> then,
-			Runnable timedOut) {
-		AtomicBoolean settled = new AtomicBoolean();
-		Future<?> timeout = (deadlineNanos != Waits.NO_DEADLINE) ? schedule(() -> {
-			if (settled.compareAndSet(false, true)) {
-				timedOut.run();
-			}
-		}, deadlineNanos - System.nanoTime()) : null;
-		answer.whenComplete((value, failure) -> {
-			if (settled.compareAndSet(false, true)) {
-				if (timeout != null) {
-					timeout.cancel(false);
-				}
-				then.accept(value, failure);
-			}
-		});
 	}
 
 	/**
@@ -290,7 +262,7 @@ final class AsyncAcquisition {
 		// The callback first, so that a timer that fires at once finds it to forget.
 		this.state.releases.whenAnnounced(generation, current);
 		if (!current.hasFired()) {
-			Future<?> timer = schedule(current::elapsed, nanos);
+			Future<?> timer = scheduleAt(current::elapsed, System.nanoTime() + nanos);
 			current.timeout = timer;
 			if (timer == null) {
 				current.drop();
@@ -301,9 +273,9 @@ final class AsyncAcquisition {
 		}
 	}
 
-	private Future<?> schedule(Runnable task, long nanos) {
+	private Future<?> scheduleAt(Runnable task, long atNanos) {
 		try {
-			return this.timer.schedule(task, Math.max(0, nanos), TimeUnit.NANOSECONDS);
+			return this.timer.schedule(task, Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
 			this.outcome.completeExceptionally(new IllegalStateException(
@@ -329,13 +301,11 @@ final class AsyncAcquisition {
 			this.next = next;
 		}
 
+		/** The release message came first. */
 		@Override
 		public void run() {
 			if (this.fired.compareAndSet(false, true)) {
-				Future<?> timer = this.timeout;
-				if (timer != null) {
-					timer.cancel(false);
-				}
+				cancelTimer();
 				this.next.run();
 			}
 		}
@@ -354,10 +324,14 @@ final class AsyncAcquisition {
 		void drop() {
 			if (this.fired.compareAndSet(false, true)) {
 				AsyncAcquisition.this.state.releases.forget(this);
-				Future<?> timer = this.timeout;
-				if (timer != null) {
-					timer.cancel(false);
-				}
+				cancelTimer();
+			}
+		}
+
+		private void cancelTimer() {
+			Future<?> timer = this.timeout;
+			if (timer != null) {
+				timer.cancel(false);
 			}
 		}
 

@@ -19,6 +19,7 @@ package io.github.setnxlock.redis.engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +30,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -68,7 +70,6 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final LockEvents events;
 
-	/** How long the renewal thread outlives its last task. */
 	private static final long IDLE_THREAD_SECONDS = 30;
 
 	/**
@@ -176,15 +177,10 @@ final class LeaseRenewer implements AutoCloseable {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
 		stopLeaseEndWatch(hold);
-		CompletableFuture<Void> renewal = this.batches.renewalOf(hold);
-		CompletableFuture<Void> extension = hold.extension.get();
-		if (renewal == null && extension == null) {
-			return null;
-		}
-		return CompletableFuture
-			.allOf((renewal != null) ? renewal : CompletableFuture.completedFuture(null),
-					(extension != null) ? extension : CompletableFuture.completedFuture(null))
-			.handle((ignored, failure) -> null);
+		CompletableFuture<?>[] out = Stream.of(this.batches.renewalOf(hold), hold.extension.get())
+			.filter(Objects::nonNull)
+			.toArray(CompletableFuture[]::new);
+		return (out.length == 0) ? null : CompletableFuture.allOf(out).handle((ignored, failure) -> null);
 	}
 
 	/**
@@ -222,7 +218,6 @@ final class LeaseRenewer implements AutoCloseable {
 	}
 
 	private void watchDeadline(Hold hold) {
-		long delay = hold.lease().deadlineNanos() - System.nanoTime();
 		hold.lossAction.watching(this.scheduler.schedule(() -> {
 			if (hold.hasEnded() || !hold.lossAction.isRequested()) {
 				return;
@@ -233,7 +228,7 @@ final class LeaseRenewer implements AutoCloseable {
 			else {
 				watchDeadline(hold);
 			}
-		}, Math.max(0, delay), TimeUnit.NANOSECONDS));
+		}, Math.max(0, hold.lease().deadlineNanos() - System.nanoTime()), TimeUnit.NANOSECONDS));
 	}
 
 	int size() {
@@ -244,7 +239,6 @@ final class LeaseRenewer implements AutoCloseable {
 		return this.scheduler.getQueue().size();
 	}
 
-	/** Return how many batches of renewals were sent, one round trip each. */
 	long batches() {
 		return this.batches.batches();
 	}
@@ -386,7 +380,6 @@ final class LeaseRenewer implements AutoCloseable {
 		}
 	}
 
-	/** Whether {@link #close()} was called: the engine is closed. */
 	boolean isClosed() {
 		return this.scheduler.isShutdown();
 	}

@@ -46,20 +46,15 @@ import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.protocol.LockCommands;
 
 /**
- * The lock engine of one registry. Internal API: the registry's lock handles and the
- * operator API are its only callers.
- * <p>
- * An acquisition first claims its key's slot in this JVM ({@link KeyState}), so the
- * owners of one JVM settle among themselves and only one of them at a time goes to Redis;
- * then it asks the protocol, as the {@link AcquireLoop} rules, until it wins or its wait
- * ends. Every acquisition runs these steps the same way ({@link Acquisitions}); a thread
- * waits for their outcome, a future stands for it. A win becomes a {@link Hold}, which
- * the {@link LeaseRenewer} looks after, and which its owner gives back through
- * {@link #release}: to the next owner in line with the key itself where
- * {@link LocalHandoff} allows, else Redis first, then the slot, so a local waiter never
- * finds the key still there. Listeners hear of a thread's acquisitions and releases on
- * its thread, and of asynchronous ones and of what the renewal finds on the events
- * thread.
+ * The lock engine of one registry; the registry's lock handles and the operator API are
+ * its only callers. An acquisition claims its key's slot in this JVM ({@link KeyState}),
+ * so that only one owner of this JVM at a time goes to Redis, then asks the protocol as
+ * {@link AcquireLoop} rules, the same steps for every acquisition ({@link Acquisitions}).
+ * A win becomes a {@link Hold}, which the {@link LeaseRenewer} looks after, and which its
+ * owner gives back through {@link #release}: to the next owner in line with the key
+ * itself where {@link LocalHandoff} allows, else Redis first, then the slot, so a local
+ * waiter never finds the key still there. Listeners hear of a thread's acquisitions and
+ * releases on its thread, of the rest on the events thread.
  *
  * @author setnx-lock authors
  */
@@ -96,9 +91,9 @@ public final class LockEngine implements AutoCloseable {
 	/**
 	 * Create the engine; nothing is sent to Redis yet.
 	 * @param commands the protocol
-	 * @param gateway the way into Redis, for the release subscription
+	 * @param gateway for the release subscription
 	 * @param settings the settings
-	 * @param listeners the listeners, called in this order
+	 * @param listeners called in this order
 	 */
 	public LockEngine(LockCommands commands, RedisGateway gateway, Settings settings, List<LockListener> listeners) {
 		this(commands, (listener) -> gateway.subscribe(settings.releaseChannel(), settings.keyspacePattern(), listener),
@@ -118,11 +113,6 @@ public final class LockEngine implements AutoCloseable {
 		this(commands, messages, Reachability.untracked(), settings, listeners);
 	}
 
-	/**
-	 * While Redis is unreachable, as the reachability tells, owners do not wait in a
-	 * key's line (see {@link Slot}); a first connection still on its way lengthens a
-	 * short wait (see {@link AcquireLoop}).
-	 */
 	private LockEngine(LockCommands commands, Function<ReleaseListener, ReleaseMessages> messages,
 			Reachability reachability, Settings settings, List<LockListener> listeners) {
 		this.commands = commands;
@@ -151,8 +141,8 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Return the thread-bound view of a lock over this engine, the {@link LeasedLock} a
-	 * registry hands out.
+	 * Return the thread-bound view of a lock, the {@link LeasedLock} a registry hands
+	 * out.
 	 * @param key the lock, checked
 	 * @param name its logical name
 	 * @return the view
@@ -191,7 +181,7 @@ public final class LockEngine implements AutoCloseable {
 	/**
 	 * Return a hold's fencing token without waiting for its draw.
 	 * @param hold the hold
-	 * @return the token, to come; failed as {@link #fencingToken(Hold)} throws
+	 * @return the token, failed as {@link #fencingToken(Hold)} throws
 	 */
 	public CompletableFuture<Long> fencingTokenAsync(Hold hold) {
 		return this.asyncHolds.fencingToken(hold);
@@ -202,8 +192,7 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Return a hold's fencing token, drawn on the first request (see
-	 * {@link FencingDraws}).
+	 * Return a hold's fencing token, drawn on the first request ({@link FencingDraws}).
 	 * @param hold the hold
 	 * @return the token
 	 * @throws LockLostException if the hold is lost, or the draw found it lost
@@ -227,7 +216,6 @@ public final class LockEngine implements AutoCloseable {
 		return this.commands.isLocked(key);
 	}
 
-	/** Read who holds a lock now, as its owner token names it, for messages. */
 	CompletableFuture<String> holder(LockKey key) {
 		return this.commands.ownerToken(key).thenApply(OwnerTokens::holderOf);
 	}
@@ -249,8 +237,7 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Return every hold of this engine, lost ones included until their owners release
-	 * them.
+	 * Return every hold, lost ones included until their owners release them.
 	 * @return the holds
 	 */
 	public List<Hold> holds() {
@@ -292,8 +279,7 @@ public final class LockEngine implements AutoCloseable {
 	}
 
 	/**
-	 * Mark the holds of a lock lost because an operator released it by force, and tell
-	 * the listeners.
+	 * Mark the holds of a lock lost to an operator's force release; tell the listeners.
 	 * @param key the lock
 	 */
 	public void forceReleased(LockKey key) {
@@ -378,17 +364,16 @@ public final class LockEngine implements AutoCloseable {
 	 * @param renewal whether such holds are renewed while held
 	 * @param maxHold how long renewals go on at most, or {@code null} for no limit
 	 * @param releaseChannel the channel releases are announced on
-	 * @param keyspacePattern the keyspace notification pattern of the lock keys, or
+	 * @param keyspacePattern the lock keys' keyspace notification pattern, or
 	 * {@code null} not to listen to them
 	 * @param protocol the protocol's name, for observations
-	 * @param localHandoff whether a release passes the key to a waiter of this engine
-	 * without a round trip (see {@link LocalHandoff})
+	 * @param localHandoff whether a release may pass the key to a waiter of this engine
+	 * ({@link LocalHandoff})
 	 * @param maxLocalHandoffs how many local hand-offs at most once another registry's
 	 * waiter is known
-	 * @param maxLocalHandoffTime how long local hand-offs go on at most once another
-	 * registry's waiter is known
-	 * @param holderPrefix the process's part of the holder named in owner tokens (see
-	 * {@link OwnerTokens}), or {@code null} to name none
+	 * @param maxLocalHandoffTime how long they go on at most once such a waiter is known
+	 * @param holderPrefix the process's part of the holder in owner tokens
+	 * ({@link OwnerTokens}), or {@code null} for none
 	 */
 	public record Settings(Duration leaseTime, boolean renewal, Duration maxHold, String releaseChannel,
 			String keyspacePattern, String protocol, boolean localHandoff, int maxLocalHandoffs,

@@ -27,6 +27,7 @@ import java.util.function.Supplier;
 import io.github.setnxlock.redis.engine.Waits.SlotTurn;
 import io.github.setnxlock.redis.engine.Waits.SlotWaiter;
 import io.github.setnxlock.redis.engine.Waits.Ticker;
+import io.github.setnxlock.redis.engine.Waits.Timer;
 import io.github.setnxlock.redis.engine.Waits.UnreachableRedis;
 
 /**
@@ -42,10 +43,9 @@ import io.github.setnxlock.redis.engine.Waits.UnreachableRedis;
  * <p>
  * A waiter is a claim, a future completed when the slot is handed to it, which holds no
  * thread (a thread of the {@link java.util.concurrent.locks.Lock} view parks on its
- * acquisition's future, not here). The first in line watches the owner's hold and gives
- * up at its own deadline in {@link #recheck}, which it asks its timer to call at the
- * times the slot names. The slot's mutex is a {@link ReentrantLock}, not
- * {@code synchronized}, so that virtual threads do not pin their carrier.
+ * acquisition's future, not here); its timer calls {@link #recheck} at the times the slot
+ * names. The slot's mutex is a {@link ReentrantLock}, not {@code synchronized}, so that
+ * virtual threads do not pin their carrier.
  * <p>
  * While Redis is known to be unreachable nobody waits in line: the owner is asking Redis
  * or holds the key, and each waiter would only ask Redis after it, one command timeout
@@ -82,7 +82,6 @@ final class Slot {
 
 	private long holdWatchAtNanos = Waits.NO_DEADLINE;
 
-	/** The clock that deadlines and the owner's lease are read by. */
 	private final Ticker ticker;
 
 	/** The local hand-offs of the key since it was last taken in Redis. */
@@ -96,8 +95,7 @@ final class Slot {
 
 	/** Free an owner's slot for the first in line; see {@link KeyState#released}. */
 	void free(Object owner, long generationBeforeRelease) {
-		this.mutex.lock();
-		try {
+		locked(() -> {
 			if (this.owner == owner) {
 				this.owner = firstWaiter();
 				// An announced release that ended a run of local hand-offs because a
@@ -105,10 +103,7 @@ final class Slot {
 				wakeOwner((generationBeforeRelease != KeyState.NOT_ANNOUNCED)
 						? new SlotTurn(generationBeforeRelease, this.run.remoteKnown(), null) : SlotTurn.NONE);
 			}
-		}
-		finally {
-			unlock();
-		}
+		});
 	}
 
 	/**
@@ -116,8 +111,7 @@ final class Slot {
 	 * it takes a local hand-off and the run allows one more; {@code true} if handed over.
 	 */
 	boolean handOff(Hold hold, LocalHandoff handoff) {
-		this.mutex.lock();
-		try {
+		return lockedGet(() -> {
 			Object next = firstWaiter();
 			if (this.owner != hold.owner() || next == null || !this.queue.get(next).takesHandoff
 					|| !handoff.allows(this.run, hold, this.ticker.read())) {
@@ -126,65 +120,43 @@ final class Slot {
 			this.owner = next;
 			wakeOwner(new SlotTurn(KeyState.NOT_ANNOUNCED, false, hold.lease()));
 			return true;
-		}
-		finally {
-			unlock();
-		}
+		});
 	}
 
 	/** Let the first in line look at the owner's hold again: it was taken, or lost. */
 	void ownerHoldChanged() {
-		this.mutex.lock();
-		try {
-			wakeFirstWaiter();
-		}
-		finally {
-			unlock();
-		}
+		locked(this::wakeFirstWaiter);
 	}
 
 	/** Redis became unreachable: everyone in line leaves it (see the class comment). */
 	void redisUnreachable() {
-		this.mutex.lock();
-		try {
+		locked(() -> {
 			Throwable unreachable = this.unreachable.get();
 			if (unreachable != null) {
 				leaveLine(unreachable);
 			}
-		}
-		finally {
-			unlock();
-		}
+		});
 	}
 
 	/** Take every claim out of the line, failed. */
 	private void leaveLine(Throwable unreachable) {
 		for (SlotWaiter claim : this.queue.values()) {
-			refuse(claim, unreachable);
+			cancelRecheck(claim);
+			this.settled.add(() -> claim.granted.completeExceptionally(new UnreachableRedis(unreachable)));
 		}
 		this.queue.clear();
 	}
 
 	int waiters() {
-		this.mutex.lock();
-		try {
-			return this.queue.size();
-		}
-		finally {
-			this.mutex.unlock();
-		}
+		return lockedGet(this.queue::size);
 	}
 
 	/** How many wait for the key: in line, and the owner while it is still acquiring. */
 	int waiting() {
-		this.mutex.lock();
-		try {
+		return lockedGet(() -> {
 			boolean acquiring = this.owner != null && this.holds.apply(this.owner) == null;
 			return this.queue.size() + (acquiring ? 1 : 0);
-		}
-		finally {
-			this.mutex.unlock();
-		}
+		});
 	}
 
 	private Object firstWaiter() {
@@ -216,18 +188,34 @@ final class Slot {
 	 * mutex is let go: what the claimant does next asks Redis, and may come back here.
 	 */
 	private void settle(SlotWaiter claim, SlotTurn granted) {
-		if (claim.recheck != null) {
-			claim.recheck.cancel(false);
-		}
+		cancelRecheck(claim);
 		this.settled.add(() -> claim.granted.complete(granted));
 	}
 
-	/** Note that a claim leaves the line because Redis is unreachable. */
-	private void refuse(SlotWaiter claim, Throwable unreachable) {
+	private static void cancelRecheck(SlotWaiter claim) {
 		if (claim.recheck != null) {
 			claim.recheck.cancel(false);
 		}
-		this.settled.add(() -> claim.granted.completeExceptionally(new UnreachableRedis(unreachable)));
+	}
+
+	private void locked(Runnable action) {
+		this.mutex.lock();
+		try {
+			action.run();
+		}
+		finally {
+			unlock();
+		}
+	}
+
+	private <T> T lockedGet(Supplier<T> action) {
+		this.mutex.lock();
+		try {
+			return action.get();
+		}
+		finally {
+			unlock();
+		}
 	}
 
 	/** Let go of the mutex, then complete the claims settled under it. */
@@ -253,8 +241,7 @@ final class Slot {
 	 * owner's hold that the first in line watches.
 	 */
 	CompletableFuture<SlotTurn> claimAsync(Object owner, long deadlineNanos, boolean takesHandoff, Timer timer) {
-		this.mutex.lock();
-		try {
+		return lockedGet(() -> {
 			if (this.owner == null && this.queue.isEmpty()) {
 				this.owner = owner;
 				return CompletableFuture.completedFuture(SlotTurn.NONE);
@@ -263,10 +250,7 @@ final class Slot {
 			this.queue.put(owner, claim);
 			look(owner, claim);
 			return claim.granted;
-		}
-		finally {
-			unlock();
-		}
+		});
 	}
 
 	/**
@@ -274,30 +258,21 @@ final class Slot {
 	 * takes the slot if it is first in line and the owner's hold is lost.
 	 */
 	void recheck(Object owner) {
-		this.mutex.lock();
-		try {
+		locked(() -> {
 			SlotWaiter claim = this.queue.get(owner);
 			if (claim != null) {
 				claim.recheck = null;
 				look(owner, claim);
 			}
-		}
-		finally {
-			unlock();
-		}
+		});
 	}
 
-	/** Let the first in line look at the owner's hold again, as the hold watch is due. */
 	private void holdWatchDue() {
-		this.mutex.lock();
-		try {
+		locked(() -> {
 			this.holdWatch = null;
 			this.holdWatchAtNanos = Waits.NO_DEADLINE;
 			wakeFirstWaiter();
-		}
-		finally {
-			unlock();
-		}
+		});
 	}
 
 	/**
@@ -306,8 +281,7 @@ final class Slot {
 	 * or had left it already.
 	 */
 	boolean withdraw(Object owner) {
-		this.mutex.lock();
-		try {
+		return lockedGet(() -> {
 			if (this.owner == owner) {
 				return false;
 			}
@@ -317,10 +291,7 @@ final class Slot {
 				wakeFirstWaiter();
 			}
 			return true;
-		}
-		finally {
-			unlock();
-		}
+		});
 	}
 
 	/**
@@ -372,15 +343,6 @@ final class Slot {
 			this.holdWatchAtNanos = atNanos;
 			this.holdWatch = timer.schedule(this::holdWatchDue, atNanos);
 		}
-	}
-
-	/** Runs a task at a given {@link System#nanoTime()}. */
-	@FunctionalInterface
-	interface Timer {
-
-		/** Return what cancels the task, or {@code null} if nothing runs it (closed). */
-		Future<?> schedule(Runnable task, long atNanos);
-
 	}
 
 }

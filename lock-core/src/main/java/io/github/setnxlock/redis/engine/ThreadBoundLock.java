@@ -33,18 +33,15 @@ import io.github.setnxlock.redis.gateway.LockKey;
 
 /**
  * The {@link LeasedLock} of a registry (Redis or in memory): the thread-bound view of one
- * key over the registry's {@link LockEngine}. The holder is the current thread, so a
- * thread that holds the key through one handle holds it through all of them, and takes it
- * again (reentrantly) through any. The engine does the work; this class only turns the
- * {@link java.util.concurrent.locks.Lock} contract into engine calls. An asynchronous
- * acquisition through it hands out the other view, an {@link AsyncLockHandle}, whose
- * owner is no thread.
+ * key over the registry's {@link LockEngine}, which does the work. The holder is the
+ * current thread, so a thread that holds the key through one handle holds it through all
+ * of them, and takes it again (reentrantly) through any. An asynchronous acquisition
+ * hands out the other view, an {@link AsyncLockHandle}, whose owner is no thread.
  *
  * @author setnx-lock authors
  */
 final class ThreadBoundLock implements LeasedLock {
 
-	/** How long {@link #holder()} waits for the answer at most. */
 	private static final long HOLDER_WAIT_MILLIS = 1000;
 
 	private final LockEngine engine;
@@ -71,14 +68,7 @@ final class ThreadBoundLock implements LeasedLock {
 
 	@Override
 	public void lock() {
-		try {
-			acquire(LeaseLimits.NO_LIMIT_NANOS, null, false);
-		}
-		catch (InterruptedException ex) {
-			// Not reachable: an uninterruptible wait keeps the interrupt instead.
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		acquireUninterruptibly(LeaseLimits.NO_LIMIT_NANOS);
 	}
 
 	@Override
@@ -88,13 +78,7 @@ final class ThreadBoundLock implements LeasedLock {
 
 	@Override
 	public boolean tryLock() {
-		try {
-			return acquire(0, null, false);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return acquireUninterruptibly(0);
 	}
 
 	@Override
@@ -110,9 +94,18 @@ final class ThreadBoundLock implements LeasedLock {
 
 	@Override
 	public boolean tryLock(Duration wait, Duration lease) throws InterruptedException {
-		long waitNanos = LeaseLimits.waitNanos(wait);
-		LeaseLimits.check("lease", lease);
-		return acquire(waitNanos, lease, true);
+		return acquire(LeaseLimits.waitNanos(wait), LeaseLimits.check("lease", lease), true);
+	}
+
+	private boolean acquireUninterruptibly(long waitNanos) {
+		try {
+			return acquire(waitNanos, null, false);
+		}
+		catch (InterruptedException ex) {
+			// Not reachable: an uninterruptible wait keeps the interrupt instead.
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private boolean acquire(long waitNanos, Duration explicitLease, boolean interruptible) throws InterruptedException {
@@ -135,10 +128,9 @@ final class ThreadBoundLock implements LeasedLock {
 	public void extendLease(Duration lease) {
 		LeaseLimits.check("lease", lease);
 		Hold hold = requiredHold();
-		CompletableFuture<Boolean> extension = this.engine.extend(hold, lease);
 		boolean extended;
 		try {
-			extended = extension.join();
+			extended = this.engine.extend(hold, lease).join();
 		}
 		catch (CompletionException ex) {
 			throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
@@ -156,16 +148,12 @@ final class ThreadBoundLock implements LeasedLock {
 
 	@Override
 	public void checkHeld() {
-		Hold hold = requiredHold();
-		if (hold.isLost(System.nanoTime())) {
-			throw hold.lostException("while held");
-		}
+		notLost(requiredHold());
 	}
 
 	@Override
 	public void interruptOnLoss() {
-		Thread holder = Thread.currentThread();
-		this.engine.onLoss(requiredHold(), holder::interrupt);
+		this.engine.onLoss(requiredHold(), Thread.currentThread()::interrupt);
 	}
 
 	@Override
@@ -201,8 +189,7 @@ final class ThreadBoundLock implements LeasedLock {
 
 	@Override
 	public long fencingToken() {
-		checkHeld();
-		return this.engine.fencingToken(currentThreadHold());
+		return this.engine.fencingToken(notLost(requiredHold()));
 	}
 
 	private Hold currentThreadHold() {
@@ -217,6 +204,13 @@ final class ThreadBoundLock implements LeasedLock {
 		return hold;
 	}
 
+	private static Hold notLost(Hold hold) {
+		if (hold.isLost(System.nanoTime())) {
+			throw hold.lostException("while held");
+		}
+		return hold;
+	}
+
 	@Override
 	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait) {
 		return acquireAsync(LeaseLimits.waitNanos(wait), null);
@@ -224,9 +218,7 @@ final class ThreadBoundLock implements LeasedLock {
 
 	@Override
 	public CompletableFuture<Optional<LockHandle>> acquireAsync(Duration wait, Duration lease) {
-		long waitNanos = LeaseLimits.waitNanos(wait);
-		LeaseLimits.check("lease", lease);
-		return acquireAsync(waitNanos, lease);
+		return acquireAsync(LeaseLimits.waitNanos(wait), LeaseLimits.check("lease", lease));
 	}
 
 	private CompletableFuture<Optional<LockHandle>> acquireAsync(long waitNanos, Duration explicitLease) {
@@ -245,11 +237,7 @@ final class ThreadBoundLock implements LeasedLock {
 		});
 		// The caller giving up (a cancel, or a completion of its own, such as a
 		// timeout) gives the acquisition up.
-		handle.whenComplete((acquired, failure) -> {
-			if (!hold.isDone()) {
-				hold.cancel(false);
-			}
-		});
+		handle.whenComplete((acquired, failure) -> hold.cancel(false));
 		return handle;
 	}
 
@@ -263,10 +251,7 @@ final class ThreadBoundLock implements LeasedLock {
 		return "ThreadBoundLock[key='" + key() + "', redisKey='" + this.key.redisKey() + "']";
 	}
 
-	/**
-	 * The {@link LockHandle} of an asynchronous hold: the hold and the engine that
-	 * releases it, and a flag that lets it be released once.
-	 */
+	/** The {@link LockHandle} of an asynchronous hold, released once. */
 	static final class AsyncLockHandle implements LockHandle {
 
 		private final LockEngine engine;
@@ -297,10 +282,10 @@ final class ThreadBoundLock implements LeasedLock {
 
 		@Override
 		public void checkHeld() {
-			checkNotReleased();
-			if (this.hold.isLost(System.nanoTime())) {
-				throw this.hold.lostException("while held");
+			if (this.released.get()) {
+				throw alreadyReleased();
 			}
+			notLost(this.hold);
 		}
 
 		@Override
@@ -323,10 +308,8 @@ final class ThreadBoundLock implements LeasedLock {
 		@Override
 		public CompletableFuture<Boolean> extend(Duration lease) {
 			LeaseLimits.check("lease", lease);
-			if (this.released.get()) {
-				return CompletableFuture.completedFuture(false);
-			}
-			return this.engine.extend(this.hold, lease);
+			return this.released.get() ? CompletableFuture.completedFuture(false)
+					: this.engine.extend(this.hold, lease);
 		}
 
 		@Override
@@ -336,21 +319,12 @@ final class ThreadBoundLock implements LeasedLock {
 
 		@Override
 		public CompletableFuture<Void> releaseKeepingFor(Duration keep) {
-			LeaseLimits.check("keep", keep);
-			return releaseOnce(keep);
+			return releaseOnce(LeaseLimits.check("keep", keep));
 		}
 
 		private CompletableFuture<Void> releaseOnce(Duration keep) {
-			if (!this.released.compareAndSet(false, true)) {
-				return CompletableFuture.failedFuture(alreadyReleased());
-			}
-			return this.engine.releaseAsync(this.hold, keep);
-		}
-
-		private void checkNotReleased() {
-			if (this.released.get()) {
-				throw alreadyReleased();
-			}
+			return this.released.compareAndSet(false, true) ? this.engine.releaseAsync(this.hold, keep)
+					: CompletableFuture.failedFuture(alreadyReleased());
 		}
 
 		private IllegalStateException alreadyReleased() {

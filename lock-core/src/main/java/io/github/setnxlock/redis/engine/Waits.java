@@ -22,6 +22,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 
 import io.github.setnxlock.LeaseLimits;
 import io.github.setnxlock.LockAccessException;
@@ -34,9 +36,11 @@ import io.github.setnxlock.redis.protocol.Lease;
  * deadline, honouring an interrupt only where the {@link java.util.concurrent.locks.Lock}
  * method allows; the command itself runs elsewhere (see
  * {@link io.github.setnxlock.redis.gateway.RedisGateway}), so giving up the wait never
- * cuts it short. An owner waits in a key's line holding no thread ({@link SlotWaiter})
- * until the slot is granted with a {@link SlotTurn}, or Redis is known to be unreachable
- * ({@link UnreachableRedis}); the line reads its deadlines on a {@link Ticker}.
+ * cuts it short; an asynchronous step waits holding no thread ({@link #whenAnswered}). An
+ * owner waits in a key's line holding no thread ({@link SlotWaiter}) until the slot is
+ * granted with a {@link SlotTurn}, or Redis is known to be unreachable
+ * ({@link UnreachableRedis}); the line reads its deadlines on a {@link Ticker} and is
+ * looked at again by a {@link Timer}.
  *
  * @author setnx-lock authors
  */
@@ -112,6 +116,28 @@ final class Waits {
 		}
 	}
 
+	/**
+	 * Wait for an answer holding no thread: run what to do with it, or what to do when
+	 * the deadline ({@link #NO_DEADLINE} for none) passes first on the timer, never both.
+	 */
+	static <T> void whenAnswered(CompletableFuture<T> answer, long deadlineNanos, Timer timer,
+			BiConsumer<T, Throwable> then, Runnable timedOut) {
+		AtomicBoolean settled = new AtomicBoolean();
+		Future<?> timeout = (deadlineNanos != NO_DEADLINE) ? timer.schedule(() -> {
+			if (settled.compareAndSet(false, true)) {
+				timedOut.run();
+			}
+		}, deadlineNanos) : null;
+		answer.whenComplete((value, failure) -> {
+			if (settled.compareAndSet(false, true)) {
+				if (timeout != null) {
+					timeout.cancel(false);
+				}
+				then.accept(value, failure);
+			}
+		});
+	}
+
 	/** Return what a future failed with, without the wrapper that waiting for it adds. */
 	static Throwable unwrapped(Throwable failure) {
 		return ((failure instanceof CompletionException || failure instanceof ExecutionException)
@@ -143,12 +169,12 @@ final class Waits {
 
 		final long deadlineNanos;
 
-		final Slot.Timer timer;
+		final Timer timer;
 
 		/** The look at the claim's deadline, once scheduled. */
 		Future<?> recheck;
 
-		SlotWaiter(boolean takesHandoff, CompletableFuture<SlotTurn> granted, long deadlineNanos, Slot.Timer timer) {
+		SlotWaiter(boolean takesHandoff, CompletableFuture<SlotTurn> granted, long deadlineNanos, Timer timer) {
 			this.takesHandoff = takesHandoff;
 			this.granted = granted;
 			this.deadlineNanos = deadlineNanos;
@@ -214,10 +240,10 @@ final class Waits {
 	/**
 	 * Where a key's slot and its local hand-offs read the time: nanoseconds as
 	 * {@link System#nanoTime()} counts them. A test gives a clock it moves itself, with a
-	 * {@link Slot.Timer} that runs what comes due as it moves, so that claim deadlines,
-	 * the watch on a holder's lease and the time bound of local hand-offs are checked
-	 * without waiting for real time to pass. (The renewer and the acquisition's waits
-	 * still read {@link System#nanoTime()} themselves.)
+	 * {@link Timer} that runs what comes due as it moves, so that claim deadlines, the
+	 * watch on a holder's lease and the time bound of local hand-offs are checked without
+	 * waiting for real time to pass. (The renewer and the acquisition's waits still read
+	 * {@link System#nanoTime()} themselves.)
 	 */
 	@FunctionalInterface
 	interface Ticker {
@@ -230,6 +256,15 @@ final class Waits {
 		 * @return nanoseconds from an arbitrary origin, as {@link System#nanoTime()}
 		 */
 		long read();
+
+	}
+
+	/** Runs a task at a given {@link System#nanoTime()}. */
+	@FunctionalInterface
+	interface Timer {
+
+		/** Return what cancels the task, or {@code null} if nothing runs it (closed). */
+		Future<?> schedule(Runnable task, long atNanos);
 
 	}
 

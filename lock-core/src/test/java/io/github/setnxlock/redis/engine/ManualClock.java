@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
 import io.github.setnxlock.redis.engine.Waits.Ticker;
+import io.github.setnxlock.redis.engine.Waits.Timer;
 
 /**
  * A clock that moves only when a test moves it, and the timer on it: what is scheduled
@@ -32,7 +33,7 @@ import io.github.setnxlock.redis.engine.Waits.Ticker;
  *
  * @author setnx-lock authors
  */
-final class ManualClock implements Ticker, Slot.Timer {
+final class ManualClock implements Ticker, Timer {
 
 	private long now = 1_000_000_000_000L;
 
