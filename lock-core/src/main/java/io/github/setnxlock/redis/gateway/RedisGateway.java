@@ -118,13 +118,11 @@ public final class RedisGateway implements AutoCloseable {
 	 * Run one script for many locks in one round trip (a pipeline where the client has
 	 * one), on a thread of the gateway; a batch Redis refuses fails as a whole.
 	 * @param script the script
-	 * @param locks the lock of each call
 	 * @param keyCount how many of each call's values are keys
 	 * @param calls each call's keys, then its arguments
 	 * @return the answers in the order of the calls, to come
 	 */
-	public CompletableFuture<List<Object>> runBatch(LockScript script, List<LockKey> locks, int keyCount,
-			List<List<String>> calls) {
+	public CompletableFuture<List<Object>> runBatch(LockScript script, int keyCount, List<List<String>> calls) {
 		ReturnType returnType = script.returnsList() ? ReturnType.MULTI : ReturnType.INTEGER;
 		return this.watched.sent(() -> this.runner
 			.submit(() -> ScriptPipeline.run(this.redis, script.redisScript(), returnType, keyCount, calls)));

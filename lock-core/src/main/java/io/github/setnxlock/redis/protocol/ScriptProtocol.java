@@ -94,17 +94,16 @@ public abstract class ScriptProtocol implements LockCommands {
 	 * Renew several holds in one batch of a script's calls, each answer read on its own,
 	 * so that an answer that cannot be read fails its own renewal only.
 	 * @param script the renewal script
-	 * @param keys the holds' keys
 	 * @param keyCount how many of each call's arguments are keys
 	 * @param calls each call's keys and arguments
 	 * @param reading what an answer means, given the hold's index, the answer and when
 	 * the batch was sent
 	 * @return the renewals' results, in the order of the keys
 	 */
-	protected CompletableFuture<List<RenewalResult>> renewEach(LockScript script, List<LockKey> keys, int keyCount,
+	protected CompletableFuture<List<RenewalResult>> renewEach(LockScript script, int keyCount,
 			List<List<String>> calls, RenewalReading reading) {
 		long sentNanos = System.nanoTime();
-		return this.gateway.runBatch(script, keys, keyCount, calls).thenApply((answers) -> {
+		return this.gateway.runBatch(script, keyCount, calls).thenApply((answers) -> {
 			List<RenewalResult> results = new ArrayList<>(answers.size());
 			for (int i = 0; i < answers.size(); i++) {
 				try {

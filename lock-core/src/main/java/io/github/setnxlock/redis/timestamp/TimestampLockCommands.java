@@ -151,7 +151,7 @@ public final class TimestampLockCommands extends ScriptProtocol {
 			call.addAll(keepArguments(leases.get(i), lease, null));
 			calls.add(call);
 		}
-		return renewEach(KEEP, keys, 3, calls,
+		return renewEach(KEEP, 3, calls,
 				(i, answer, sentNanos) -> TimestampReplies.renewal(keys.get(i), leases.get(i), answer, sentNanos));
 	}
 

@@ -216,7 +216,7 @@ public final class TokenLockCommands extends ScriptProtocol {
 		for (int i = 0; i < keys.size(); i++) {
 			calls.add(List.of(keys.get(i).redisKey(), leases.get(i).value(), leaseMillis));
 		}
-		return renewEach(KEEP, keys, 1, calls,
+		return renewEach(KEEP, 1, calls,
 				(i, answer, sentNanos) -> renewal(keys.get(i), leases.get(i), answer, sentNanos, lease));
 	}
 
