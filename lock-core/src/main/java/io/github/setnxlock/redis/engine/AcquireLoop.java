@@ -13,7 +13,6 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
@@ -56,14 +55,9 @@ import io.github.setnxlock.redis.protocol.LockCommands;
  * time limit ends on time even when Redis stalls for longer than the client's command
  * timeout, and an interrupt never cuts a command short. An attempt the caller stopped
  * waiting for may still acquire the lock in Redis; it is then released at once, so no key
- * is left behind. A wait that ends without any answer from Redis since it began is a
- * {@link LockAccessException} (Redis did not answer), not {@code false} (somebody holds
- * the lock). Waits without a time limit, and single attempts, are bounded by the client's
- * command timeout instead.
- * <p>
- * Two things Redis showed, or did not, change that: the first connection still on its
- * way, and whether Redis answered during the wait ({@link AnswerWaits}). The pauses
- * between attempts are a {@link RetryBackoff}'s.
+ * is left behind. What a wait that ends first means is {@link AnswerWaits}'s. Waits
+ * without a time limit, and single attempts, are bounded by the client's command timeout
+ * instead. The pauses between attempts are a {@link RetryBackoff}'s.
  *
  * @author setnx-lock authors
  */
@@ -191,7 +185,6 @@ final class AcquireLoop {
 
 		private final Reachability reachability;
 
-		/** Whether an attempt of the registry has been answered. */
 		private volatile boolean attemptAnswered;
 
 		AnswerWaits(LockCommands commands, Reachability reachability) {
@@ -199,8 +192,8 @@ final class AcquireLoop {
 			this.reachability = reachability;
 		}
 
-		/** Note that Redis answered an attempt of the registry. */
 		void attemptAnswered() {
+			// Read first: written once, not by every answer.
 			if (!this.attemptAnswered) {
 				this.attemptAnswered = true;
 			}
@@ -243,11 +236,7 @@ final class AcquireLoop {
 			return unanswered(key, (unreachable != null) ? unreachable : timeout, waitedFor(key, ownerToken));
 		}
 
-		/**
-		 * Say what a wait that ended without an answer waited for, where something is
-		 * known: the silent Redlock nodes, why Redis counts as unreachable, the first
-		 * connection.
-		 */
+		/** Say what a wait that ended unanswered waited for, where something is known. */
 		private String waitedFor(LockKey key, String ownerToken) {
 			String nodes = this.commands.unanswered(key, ownerToken);
 			if (nodes != null) {

@@ -13,7 +13,6 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
@@ -46,8 +45,7 @@ import io.github.setnxlock.redis.protocol.Attempt;
  * outcome differs. The thread-bound view parks its thread on the outcome
  * ({@link #acquire}), and an interrupt cancels it; the thread then makes the hold and
  * tells the listeners itself. The asynchronous view hands the caller a future of the hold
- * ({@link #acquireAsync}), completed on a callback thread ({@link AsyncHolds}, which also
- * gives such holds back and draws their fencing tokens without a thread waiting);
+ * ({@link #acquireAsync}), completed on a callback thread ({@link AsyncHolds});
  * cancelling it cancels the outcome. Whoever cancels the outcome tells the listeners the
  * acquisition was interrupted.
  *
@@ -89,12 +87,10 @@ final class Acquisitions {
 	 * @param owner who holds it: a thread, for the thread-bound view
 	 * @param explicitLease the caller's lease, never renewed; or {@code null} for the
 	 * registry's, renewed while held when the registry renews
-	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
-	 * a time
+	 * @param waitNanos a time, 0 for one attempt, or {@link LeaseLimits#NO_LIMIT_NANOS}
 	 * @param interruptible whether an interrupt ends the wait; if not, it is kept
 	 * @param events the listeners, told on the calling thread
 	 * @return the hold, or {@code null} when the wait ended first
-	 * @throws InterruptedException if interruptible and interrupted
 	 * @throws LockLostException if the owner's hold was lost and not yet released
 	 */
 	Hold acquire(LockKey key, String name, Object owner, Duration explicitLease, long waitNanos, boolean interruptible,
@@ -141,11 +137,8 @@ final class Acquisitions {
 	}
 
 	/**
-	 * Acquire a lock for a new owner of its own, without a thread waiting: not reentrant.
-	 * @param explicitLease the caller's lease, or {@code null} for the registry's
-	 * @param waitNanos {@link LeaseLimits#NO_LIMIT_NANOS}, {@code 0} for one attempt, or
-	 * a time
-	 * @param events the listeners, told off the caller's thread
+	 * As {@link #acquire}, for a new owner of its own (not reentrant), without a thread
+	 * waiting; the listeners are told off the caller's thread.
 	 * @return the hold, or {@code null} when the wait ended first, to come on a callback
 	 * thread; cancel it to give up
 	 */
@@ -166,16 +159,15 @@ final class Acquisitions {
 			if (acquisition.outcome.isCancelled()) {
 				return;
 			}
-			Hold hold = null;
-			Throwable cause = null;
+			Hold hold;
 			try {
 				hold = acquisition.take(attempt, Waits.unwrapped(failure), events);
 			}
 			catch (RuntimeException | Error ex) {
-				cause = ex;
+				result.completeExceptionally(ex);
+				return;
 			}
-			boolean taken = (cause != null) ? result.completeExceptionally(cause) : result.complete(hold);
-			if (!taken && hold != null) {
+			if (!result.complete(hold) && hold != null) {
 				// Given up while it was being acquired: the caller never sees it.
 				this.asyncHolds.release(hold, null);
 			}
@@ -213,11 +205,9 @@ final class Acquisitions {
 
 	/**
 	 * The callback threads of holds that no thread waits for, and their release and
-	 * fencing draw as futures. Their acquisition is every acquisition's; an asynchronous
-	 * one has an owner of its own ({@link AsyncOwner}), so it is not reentrant. The
-	 * futures given to callers complete on these threads, never on a thread that answers
-	 * Redis, renews leases or delivers release messages, so a caller's slow continuation
-	 * delays no other lock.
+	 * fencing draw as futures. The futures given to callers complete on these threads,
+	 * never on a thread that answers Redis, renews leases or delivers release messages,
+	 * so a caller's slow continuation delays no other lock.
 	 */
 	static final class AsyncHolds implements AutoCloseable {
 
@@ -255,18 +245,15 @@ final class Acquisitions {
 
 		/** Completed when the hold has ended; failed as a blocking release throws. */
 		CompletableFuture<Void> release(Hold hold, Duration keep) {
-			CompletableFuture<Void> released;
 			try {
-				released = this.releases.releaseAsync(hold, keep, this.callbacks);
+				// Completed on the caller's thread or a callback thread already.
+				return this.releases.releaseAsync(hold, keep, this.callbacks);
 			}
 			catch (RuntimeException ex) {
 				return CompletableFuture.failedFuture(ex);
 			}
-			// Completed on the caller's thread or a callback thread already.
-			return released;
 		}
 
-		/** Return a hold's fencing token without waiting for the draw. */
 		CompletableFuture<Long> fencingToken(Hold hold) {
 			return passedOn(this.fencing.tokenOfAsync(hold));
 		}
@@ -296,7 +283,6 @@ final class Acquisitions {
 			return result;
 		}
 
-		/** Let the callback threads end. */
 		@Override
 		public void close() {
 			this.pool.shutdown();

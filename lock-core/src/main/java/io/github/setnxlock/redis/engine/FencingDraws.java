@@ -45,9 +45,6 @@ import io.github.setnxlock.redis.protocol.RenewalResult;
  * answer comes after it began: a local hand-off passes the key, with the same owner
  * token, to the next hold of this JVM, whose own draw a late draw of the old hold would
  * pass ({@link IllegalStateException}, as for a released hold).
- * <p>
- * The holder's other call about its key, a new lease on request, is
- * {@link HoldExtensions}'s.
  *
  * @author setnx-lock authors
  */
@@ -62,10 +59,7 @@ final class FencingDraws {
 		this.renewer = renewer;
 	}
 
-	/**
-	 * Return a hold's fencing token, drawing it on the first request: the caller waits,
-	 * uninterrupted, for the draw, which fails at the hold's deadline.
-	 */
+	/** Return a hold's fencing token, drawn on the first request; not interruptible. */
 	long tokenOf(Hold hold) {
 		long drawn = hold.fencingToken();
 		if (drawn != Lease.NOT_DRAWN) {
@@ -84,14 +78,52 @@ final class FencingDraws {
 		return tokenFrom(hold, answer);
 	}
 
-	/** Refuse a draw for a hold that is lost, or whose release has begun. */
-	private static void checkDrawable(Hold hold) {
+	/** As {@link #tokenOf}, without waiting for the draw: failed as it throws. */
+	CompletableFuture<Long> tokenOfAsync(Hold hold) {
+		long drawn = hold.fencingToken();
+		if (drawn != Lease.NOT_DRAWN) {
+			return CompletableFuture.completedFuture(drawn);
+		}
+		CompletableFuture<Long> token = new CompletableFuture<>();
+		boundedDraw(hold).whenComplete((answer, failure) -> {
+			if (failure != null) {
+				token.completeExceptionally(Waits.unwrapped(failure));
+			}
+			else if (answer.isPresent()) {
+				token.complete(answer.getAsLong());
+			}
+			else {
+				// Refused: the hold is lost, and ends where a renewal's loss does.
+				this.renewer.onRenewalThread(() -> {
+					try {
+						token.complete(tokenFrom(hold, answer));
+					}
+					catch (RuntimeException ex) {
+						token.completeExceptionally(ex);
+					}
+				});
+			}
+		});
+		return token;
+	}
+
+	/**
+	 * Return the hold's draw, failed when the hold's deadline (renewals move it) passes.
+	 */
+	private CompletableFuture<OptionalLong> boundedDraw(Hold hold) {
 		if (hold.isReleasing()) {
-			throw released(hold);
+			return CompletableFuture.failedFuture(released(hold));
 		}
 		if (hold.isLost(System.nanoTime())) {
-			throw hold.lostException("before its fencing token was drawn");
+			return CompletableFuture.failedFuture(hold.lostException("before its fencing token was drawn"));
 		}
+		if (this.renewer.isClosed()) {
+			return CompletableFuture.failedFuture(closed(hold));
+		}
+		// A copy, which the hold's deadline may fail without touching the shared draw.
+		CompletableFuture<OptionalLong> bounded = drawOf(hold).copy();
+		watchWhileHeld(hold, bounded);
+		return bounded;
 	}
 
 	private static IllegalStateException closed(Hold hold) {
@@ -102,63 +134,6 @@ final class FencingDraws {
 	private static IllegalStateException released(Hold hold) {
 		return new IllegalStateException(
 				"The hold of lock '" + hold.key() + "' was released: it has no fencing token to draw");
-	}
-
-	/** As {@link #tokenOf}, without waiting for the draw: failed as it throws. */
-	CompletableFuture<Long> tokenOfAsync(Hold hold) {
-		long drawn = hold.fencingToken();
-		if (drawn != Lease.NOT_DRAWN) {
-			return CompletableFuture.completedFuture(drawn);
-		}
-		CompletableFuture<Long> token = new CompletableFuture<>();
-		boundedDraw(hold).whenComplete((answer, failure) -> {
-			if (failure != null) {
-				token.completeExceptionally(failure);
-				return;
-			}
-			Runnable read = () -> {
-				try {
-					token.complete(tokenFrom(hold, answer));
-				}
-				catch (RuntimeException ex) {
-					token.completeExceptionally(ex);
-				}
-			};
-			if (answer.isPresent()) {
-				read.run();
-				return;
-			}
-			// Refused: the hold is lost, and ends where a renewal's loss does.
-			this.renewer.onRenewalThread(read);
-		});
-		return token;
-	}
-
-	/**
-	 * Return the hold's draw, failed when the hold's deadline (which a renewal moves on)
-	 * passes first; refused for a hold lost or released, and by a closed engine.
-	 */
-	private CompletableFuture<OptionalLong> boundedDraw(Hold hold) {
-		try {
-			checkDrawable(hold);
-		}
-		catch (RuntimeException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		if (this.renewer.isClosed()) {
-			return CompletableFuture.failedFuture(closed(hold));
-		}
-		CompletableFuture<OptionalLong> bounded = new CompletableFuture<>();
-		drawOf(hold).whenComplete((answer, failure) -> {
-			if (failure != null) {
-				bounded.completeExceptionally(Waits.unwrapped(failure));
-			}
-			else {
-				bounded.complete(answer);
-			}
-		});
-		watchWhileHeld(hold, bounded);
-		return bounded;
 	}
 
 	private void watchWhileHeld(Hold hold, CompletableFuture<?> draw) {
@@ -267,14 +242,13 @@ final class FencingDraws {
 				return CompletableFuture.failedFuture(
 						new IllegalStateException("Another extension of lock '" + hold.key() + "' is under way"));
 			}
-			CompletableFuture<Boolean> extended = new CompletableFuture<>();
 			// After the extension is visible: a release that began meanwhile is seen
 			// here, and a later one waits for the extension.
 			if (hold.hasEnded() || hold.isLost(System.nanoTime())) {
 				done(hold, applied);
-				extended.complete(false);
-				return extended;
+				return CompletableFuture.completedFuture(false);
 			}
+			CompletableFuture<Boolean> extended = new CompletableFuture<>();
 			try {
 				Lease current = hold.lease();
 				// A waiter elsewhere waits for the current lease's end unless told.
@@ -319,12 +293,11 @@ final class FencingDraws {
 				// not from the thread that answered.
 				Reason reason = (answer.renewed() != null || answer.rejected() == ReleaseResult.EXPIRED)
 						? Reason.LEASE_ENDED : Reason.RENEWAL_REJECTED;
-				Runnable lost = () -> {
+				this.renewer.onRenewalThread(() -> {
 					this.renewer.lost(hold, reason);
 					done(hold, applied);
 					extended.complete(false);
-				};
-				this.renewer.onRenewalThread(lost);
+				});
 			}
 		}
 

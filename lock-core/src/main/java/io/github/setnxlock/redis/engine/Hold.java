@@ -65,7 +65,6 @@ public final class Hold {
 
 	final long acquiredNanos;
 
-	/** Whether the engine renews this hold's lease (acquired without one of its own). */
 	final boolean renewedByWatchdog;
 
 	private volatile Lease lease;
@@ -73,7 +72,6 @@ public final class Hold {
 	/** {@link #HELD}, {@link #RELEASING}, or 2 + the ordinal of the loss reason. */
 	private final AtomicInteger end = new AtomicInteger(HELD);
 
-	/** What to do when the hold is found lost, if anything. */
 	final LossAction lossAction = new LossAction();
 
 	/** How many times its owner took it: read and written by the owner only. */
@@ -82,7 +80,6 @@ public final class Hold {
 	/** Written by the renewal thread only. */
 	private volatile int renewals;
 
-	/** What happened to the renewals: for why the hold was lost. */
 	final LossEvidence evidence = new LossEvidence();
 
 	/** The draw of the fencing token, once asked for (see {@link FencingDraws}). */
@@ -103,13 +100,9 @@ public final class Hold {
 	 */
 	private final AtomicBoolean stateLeft = new AtomicBoolean();
 
-	/**
-	 * The timer that reports a lease nobody renews as lost when it ends (see
-	 * {@link LeaseRenewer}), cancelled when the hold is released.
-	 */
+	/** Reports, at its end, a lease nobody renews as lost; cancelled on release. */
 	volatile Future<?> leaseEndWatch;
 
-	/** The observation of this hold, stopped when it ends. */
 	volatile Observation observation = Observation.NOOP;
 
 	Hold(Object owner, LockKey key, String name, KeyState state, Lease lease, boolean renewed, long acquiredNanos) {
@@ -156,8 +149,7 @@ public final class Hold {
 	}
 
 	/**
-	 * Return when the hold was acquired: when its acquisition was sent, or when it was
-	 * handed over locally.
+	 * Return when the hold was acquired: its acquisition's sending, or a local hand-off.
 	 * @return a {@link System#nanoTime()}
 	 */
 	public long acquiredNanos() {
@@ -181,19 +173,14 @@ public final class Hold {
 	}
 
 	/**
-	 * Return the hold's fencing token if it has one: drawn when its owner asked, or with
-	 * the acquisition under the timestamp protocol.
+	 * Return the fencing token: drawn on request, or the acquisition's (timestamp).
 	 * @return the token, or {@link Lease#NOT_DRAWN}
 	 */
 	public long fencingToken() {
 		CompletableFuture<OptionalLong> draw = this.fenceDraw.get();
-		if (draw != null && draw.isDone() && !draw.isCompletedExceptionally()) {
-			OptionalLong token = draw.join();
-			if (token.isPresent()) {
-				return token.getAsLong();
-			}
-		}
-		return this.lease.fencingToken();
+		OptionalLong drawn = (draw != null && draw.isDone() && !draw.isCompletedExceptionally()) ? draw.join()
+				: OptionalLong.empty();
+		return drawn.orElse(this.lease.fencingToken());
 	}
 
 	/**
@@ -278,10 +265,7 @@ public final class Hold {
 		return this.stateLeft.compareAndSet(false, true);
 	}
 
-	/**
-	 * Whether the hold belongs to a thread, which releases it or dies (see
-	 * {@link #ownerAlive()}); other owners may never release a lost hold.
-	 */
+	/** Whether a thread owns the hold; other owners may never release a lost hold. */
 	boolean ownedByThread() {
 		return this.owner instanceof Thread;
 	}
@@ -297,11 +281,7 @@ public final class Hold {
 		return (state > RELEASING) ? REASONS[state - RELEASING - 1] : this.lossWhileReleasing;
 	}
 
-	/**
-	 * Return how many times the owner holds it.
-	 * @return the count
-	 */
-	public int holdCount() {
+	int holdCount() {
 		return this.count;
 	}
 
@@ -318,12 +298,10 @@ public final class Hold {
 	}
 
 	/**
-	 * Return the exception that tells the owner the hold was lost, and why (see
-	 * {@link LossEvidence}).
-	 * @param when when it was lost, as a phrase ("before unlock()")
-	 * @return the exception
+	 * Return the exception that tells the owner the hold was lost {@code when} (a phrase:
+	 * "before unlock()"), and why.
 	 */
-	public LockLostException lostException(String when) {
+	LockLostException lostException(String when) {
 		return this.evidence.explain(key(), lostReason(), this.renewedByWatchdog, this.lease, when);
 	}
 

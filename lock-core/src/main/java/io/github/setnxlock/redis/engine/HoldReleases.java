@@ -85,12 +85,11 @@ final class HoldReleases {
 		if (handedOver(ending, keep, this.events)) {
 			return;
 		}
-		long until = ending.untilAfterRenewal();
 		long generationBeforeRelease = hold.state.releases.generation();
 		ReleaseResult result = null;
 		RuntimeException failure = null;
 		try {
-			result = Waits.awaitUninterrupted(send(hold, keep), until);
+			result = Waits.awaitUninterrupted(send(hold, keep), ending.untilAfterRenewal());
 		}
 		catch (TimeoutException | RuntimeException ex) {
 			failure = (ex instanceof RuntimeException runtime) ? runtime : unanswered(hold, ex);
@@ -159,15 +158,19 @@ final class HoldReleases {
 	 */
 	private Ending begin(Hold hold, LockEvents events) {
 		boolean lostBefore = hold.isLost(System.nanoTime());
-		if (hold.exit()) {
-			if (lostBefore) {
-				report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED, events);
+		boolean stillHeld = hold.exit();
+		if (lostBefore) {
+			Reason reason = hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED;
+			// Told unless the renewer already reported it.
+			if (hold.markLost(reason)) {
+				events.lost(hold, reason);
+			}
+			if (stillHeld) {
 				throw hold.lostException("before unlock()");
 			}
-			return null;
 		}
-		if (lostBefore) {
-			report(hold, hold.renewedUntilLost() ? Reason.RENEWAL_FAILED : Reason.LEASE_ENDED, events);
+		else if (stillHeld) {
+			return null;
 		}
 		else if (!hold.beginRelease()) {
 			// Found lost by the renewer a moment ago, which reported it.
@@ -185,12 +188,18 @@ final class HoldReleases {
 		Hold hold = ending.hold();
 		// Not a key a renewal the release waited for found taken: that release goes to
 		// Redis, which tells the holder.
-		if (!ending.lostBefore() && keep == null && !hold.foundLostWhileReleasing()
-				&& hold.state.slot.handOff(hold, this.handoff)) {
-			handedOff(hold, events);
-			return true;
+		if (ending.lostBefore() || keep != null || hold.foundLostWhileReleasing()
+				|| !hold.state.slot.handOff(hold, this.handoff)) {
+			return false;
 		}
-		return false;
+		// Its lease goes on as the next hold's, so nothing is sent to Redis.
+		hold.leaveState();
+		hold.state.released(hold.owner(), KeyState.NOT_ANNOUNCED);
+		this.states.unretain(hold.key.redisKey(), hold.state);
+		this.handoff.handedOff(hold);
+		HoldObservations.stop(hold, false);
+		events.ended(hold, false);
+		return true;
 	}
 
 	private CompletableFuture<ReleaseResult> send(Hold hold, Duration keep) {
@@ -205,10 +214,9 @@ final class HoldReleases {
 	}
 
 	/**
-	 * End the hold once Redis answered, or did not: free the key's slot (Redis first, so
-	 * a local waiter never finds the key still there; it waits for the release's message
-	 * only if there is one, which waiters in other JVMs hear at the same time), stop the
-	 * observation, tell the listeners.
+	 * End the hold once Redis answered, or did not: free the key's slot (the next owner
+	 * waits for the release's message, which waiters in other JVMs hear at the same time,
+	 * only if there is one), stop the observation, tell the listeners.
 	 * @return what the owner is to hear: a failure, a loss, or {@code null}
 	 */
 	private RuntimeException end(Ending ending, long generationBeforeRelease, ReleaseResult result,
@@ -225,8 +233,7 @@ final class HoldReleases {
 					: KeyState.NOT_ANNOUNCED);
 			this.states.unretain(hold.key.redisKey(), state);
 		}
-		// The hold ends here even when Redis gave no answer: its key then ends with its
-		// lease, and the hold counts as released unless its deadline passed.
+		// Unanswered, the hold counts as released unless its deadline passed.
 		boolean lostBefore = ending.lostBefore();
 		Reason lostWhileReleasing = hold.foundLostWhileReleasing() ? hold.lostReason() : null;
 		boolean lost = lostBefore || lostWhileReleasing != null
@@ -266,12 +273,8 @@ final class HoldReleases {
 	}
 
 	/**
-	 * A release under way.
-	 *
-	 * @param hold the hold
-	 * @param lostBefore whether it was lost before its release began
-	 * @param until how long the release may wait for Redis: the holder's deadline and a
-	 * small margin
+	 * A release under way: whether its hold was lost before it began, and how long it may
+	 * wait for Redis (the holder's deadline and a small margin).
 	 */
 	private record Ending(Hold hold, boolean lostBefore, long until) {
 
@@ -283,26 +286,6 @@ final class HoldReleases {
 			return Math.max(this.until, this.hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
 		}
 
-	}
-
-	/**
-	 * End a hold whose key went to a waiter of this engine: its lease goes on as the next
-	 * hold's, so nothing is sent to Redis.
-	 */
-	private void handedOff(Hold hold, LockEvents events) {
-		hold.leaveState();
-		hold.state.released(hold.owner(), KeyState.NOT_ANNOUNCED);
-		this.states.unretain(hold.key.redisKey(), hold.state);
-		this.handoff.handedOff(hold);
-		HoldObservations.stop(hold, false);
-		events.ended(hold, false);
-	}
-
-	/** Tell the listeners of a loss the renewer did not already report. */
-	private static void report(Hold hold, Reason reason, LockEvents events) {
-		if (hold.markLost(reason)) {
-			events.lost(hold, reason);
-		}
 	}
 
 	/**

@@ -13,7 +13,6 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
@@ -78,7 +77,6 @@ final class PendingAcquisition {
 
 	private final Observation wait;
 
-	/** The acquired attempt, or {@code null} when the wait ended first. */
 	final CompletableFuture<Attempt> outcome = new CompletableFuture<>();
 
 	/** The steps in Redis, once the slot is granted. */
@@ -187,17 +185,12 @@ final class PendingAcquisition {
 		return hold;
 	}
 
-	/** Tell the listeners and the observation how the acquisition ended. */
 	void ended(Result result, boolean tookOver, LockEvents events) {
 		HoldObservations.stop(this.wait, result.name().toLowerCase(Locale.ROOT));
 		events.acquisitionEnded(new LockListener.Acquisition(this.key.key(), this.name, result,
 				Duration.ofNanos(System.nanoTime() - this.startNanos), tookOver));
 	}
 
-	/**
-	 * Give back what an outcome nobody took brought: the key, released in Redis as it was
-	 * taken, and the slot.
-	 */
 	private void giveBack(Attempt attempt) {
 		try {
 			if (attempt != null) {
