@@ -169,13 +169,14 @@ final class FencingDraws {
 
 	/** Return the hold's draw, starting it if nobody has: one per hold, whoever asks. */
 	private CompletableFuture<OptionalLong> drawOf(Hold hold) {
-		CompletableFuture<OptionalLong> current = hold.fenceDraw.get();
-		if (current != null) {
-			return current;
-		}
 		CompletableFuture<OptionalLong> started = new CompletableFuture<>();
-		if (!hold.fenceDraw.compareAndSet(null, started)) {
-			return hold.fenceDraw.get();
+		// Read again after a lost race: the draw that won may have failed and been
+		// forgotten meanwhile.
+		while (!hold.fenceDraw.compareAndSet(null, started)) {
+			CompletableFuture<OptionalLong> current = hold.fenceDraw.get();
+			if (current != null) {
+				return current;
+			}
 		}
 		try {
 			this.commands.fencingToken(hold.key, hold.lease()).whenComplete((token, failure) -> {
@@ -256,7 +257,11 @@ final class FencingDraws {
 						- current.deadlineNanos() < 0)
 								? this.commands.shorten(hold.key, current, lease).thenApply(List::of)
 								: this.commands.renew(List.of(hold.key), List.of(current), lease);
-				answer.whenComplete((results, failure) -> answered(hold, applied, extended, results, failure));
+				// Taken on the renewal thread, where the lease-end watch runs: an answer
+				// taken elsewhere could pass the watch's look at the old lease, and the
+				// hold be found lost right after its extension was said to succeed.
+				answer.whenComplete((results, failure) -> this.renewer
+					.onRenewalThread(() -> answered(hold, applied, extended, results, failure)));
 			}
 			catch (RuntimeException ex) {
 				answered(hold, applied, extended, null, ex);
@@ -289,15 +294,11 @@ final class FencingDraws {
 			}
 			else {
 				// Not ours, or an answer that came after the holder's deadline: the hold
-				// is lost. Reported from the renewal thread, as a renewal's answer is,
-				// not from the thread that answered.
-				Reason reason = (answer.renewed() != null || answer.rejected() == ReleaseResult.EXPIRED)
-						? Reason.LEASE_ENDED : Reason.RENEWAL_REJECTED;
-				this.renewer.onRenewalThread(() -> {
-					this.renewer.lost(hold, reason);
-					done(hold, applied);
-					extended.complete(false);
-				});
+				// is lost.
+				this.renewer.lost(hold, (answer.renewed() != null || answer.rejected() == ReleaseResult.EXPIRED)
+						? Reason.LEASE_ENDED : Reason.RENEWAL_REJECTED);
+				done(hold, applied);
+				extended.complete(false);
 			}
 		}
 
