@@ -21,6 +21,7 @@ import io.github.setnxlock.test.SharedResources;
 import org.junit.jupiter.api.ClassDescriptor;
 import org.junit.jupiter.api.ClassOrderer;
 import org.junit.jupiter.api.ClassOrdererContext;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.parallel.ResourceLock;
 import org.junit.jupiter.params.ParameterizedClass;
 
@@ -30,7 +31,9 @@ import org.junit.jupiter.params.ParameterizedClass;
  * after another, starts with the run and the other classes fill the other workers beside
  * it; handed out last, the chain ran alone at the end of the run. The parameterized
  * classes come next: their variants run one after another, so they are the longest of the
- * others (the Redis contract, about 90 s). Set in {@code junit-platform.properties}.
+ * others (the Redis contract, about 90 s). Then the classes marked {@link Order} with a
+ * low value, the longest of the rest (40 s and more), so that none of them starts last
+ * and ends the run alone. Set in {@code junit-platform.properties}.
  *
  * @author setnx-lock authors
  */
@@ -40,7 +43,9 @@ public class CoresFirst implements ClassOrderer {
 	public void orderClasses(ClassOrdererContext context) {
 		context.getClassDescriptors()
 			.sort(Comparator.comparing((ClassDescriptor descriptor) -> !needsTheCores(descriptor))
-				.thenComparing((descriptor) -> !descriptor.isAnnotated(ParameterizedClass.class)));
+				.thenComparing((descriptor) -> !descriptor.isAnnotated(ParameterizedClass.class))
+				.thenComparingInt((
+						descriptor) -> descriptor.findAnnotation(Order.class).map(Order::value).orElse(Order.DEFAULT)));
 	}
 
 	private static boolean needsTheCores(ClassDescriptor descriptor) {

@@ -27,6 +27,7 @@ import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.LockRegistry;
 import io.github.setnxlock.test.LockRegistryContractTests;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,6 +43,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author setnx-lock authors
  */
+// Long (about 20 s): handed out early (CoresFirst).
+@Order(1)
 class InMemoryLockRegistryTests extends LockRegistryContractTests {
 
 	private InMemoryLockRegistry first;

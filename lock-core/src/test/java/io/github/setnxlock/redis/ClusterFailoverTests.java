@@ -28,6 +28,7 @@ import io.github.setnxlock.LeasedLock;
 import io.github.setnxlock.test.RedisClusterGroup;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,6 +49,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author setnx-lock authors
  */
+// Long (about 35 s): handed out early (CoresFirst).
+@Order(1)
 class ClusterFailoverTests {
 
 	/**

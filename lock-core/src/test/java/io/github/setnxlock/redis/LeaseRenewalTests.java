@@ -31,6 +31,7 @@ import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.test.RedisServer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -46,6 +47,8 @@ import static org.awaitility.Awaitility.await;
  *
  * @author setnx-lock authors
  */
+// Long (about 45 s): handed out early (CoresFirst).
+@Order(1)
 class LeaseRenewalTests {
 
 	/**
