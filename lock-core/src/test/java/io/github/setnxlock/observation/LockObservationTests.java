@@ -221,22 +221,7 @@ class LockObservationTests {
 	@Test
 	void anAsynchronousHoldLostAtItsDrawStopsItsObservationOffTheClientsThreads() throws Exception {
 		ObservationRegistry observations = ObservationRegistry.create();
-		List<String> stoppedOn = new CopyOnWriteArrayList<>();
-		observations.observationConfig().observationHandler(new ObservationHandler<>() {
-
-			@Override
-			public boolean supportsContext(Observation.Context context) {
-				return true;
-			}
-
-			@Override
-			public void onStop(Observation.Context context) {
-				if ("setnx.lock.hold".equals(context.getName())) {
-					stoppedOn.add(Thread.currentThread().getName());
-				}
-			}
-
-		});
+		List<String> stoppedOn = holdsStoppedOn(observations);
 		// The draw's answer comes a while after it is sent, on the client's event loop.
 		TcpProxy proxy = TcpProxy.start(redis.server());
 		proxy.delayRepliesTo("EVALSHA\r\n$40\r\n" + TokenLockCommands.FENCE_DRAW.sha1(), Duration.ofMillis(200));
@@ -259,6 +244,51 @@ class LockObservationTests {
 		finally {
 			RedisConnections.destroy(factory);
 		}
+	}
+
+	@Test
+	void aThreadsReleaseWhoseAnswerComesLateEndsTheHoldOnThatThread() throws Exception {
+		ObservationRegistry observations = ObservationRegistry.create();
+		List<String> stoppedOn = holdsStoppedOn(observations);
+		// The release's answer comes a while after it is sent, on the client's event
+		// loop.
+		TcpProxy proxy = TcpProxy.start(redis.server());
+		proxy.delayRepliesTo("EVALSHA\r\n$40\r\n" + TokenLockCommands.RELEASE.sha1(), Duration.ofMillis(200));
+		LettuceConnectionFactory factory = RedisConnections.create(proxy, Duration.ofSeconds(2));
+		try (proxy;
+				SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+						SetnxLockSettings.defaults())) {
+			registry.setObservationRegistry(observations);
+			LeasedLock lock = registry.obtain("released-late");
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			lock.unlock();
+			assertThat(proxy.delayedRequests("EVALSHA\r\n$40\r\n" + TokenLockCommands.RELEASE.sha1())).isOne();
+			assertThat(stoppedOn).containsExactly(Thread.currentThread().getName());
+		}
+		finally {
+			RedisConnections.destroy(factory);
+		}
+	}
+
+	/** Note the thread that stops each hold's observation. */
+	private static List<String> holdsStoppedOn(ObservationRegistry observations) {
+		List<String> stoppedOn = new CopyOnWriteArrayList<>();
+		observations.observationConfig().observationHandler(new ObservationHandler<>() {
+
+			@Override
+			public boolean supportsContext(Observation.Context context) {
+				return true;
+			}
+
+			@Override
+			public void onStop(Observation.Context context) {
+				if ("setnx.lock.hold".equals(context.getName())) {
+					stoppedOn.add(Thread.currentThread().getName());
+				}
+			}
+
+		});
+		return stoppedOn;
 	}
 
 }

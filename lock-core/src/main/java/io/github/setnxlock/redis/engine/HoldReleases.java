@@ -16,10 +16,14 @@
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import io.github.setnxlock.LockAccessException;
@@ -70,55 +74,61 @@ final class HoldReleases {
 
 	/**
 	 * Give back one entry of a hold: the last one releases the lock in Redis, deleting
-	 * the key, or keeping it for {@code keep} when not {@code null}.
+	 * the key, or keeping it for {@code keep} when not {@code null}. The releasing thread
+	 * runs the steps of {@link #releaseAsync} itself ({@link CallerSteps}), so the hold
+	 * ends, and its listeners hear of it, on that thread.
 	 * @throws LockLostException if the hold was lost before the release (a failure to
 	 * reach Redis then is suppressed in it)
 	 * @throws LockAccessException if Redis could not be reached; the hold ends all the
 	 * same, and its key with its lease
 	 */
 	void release(Hold hold, Duration keep) {
-		Ending ending = begin(hold, this.events);
-		if (ending == null) {
-			return;
-		}
-		this.renewer.stop(hold, ending.until());
-		if (handedOver(ending, keep, this.events)) {
-			return;
-		}
-		long generationBeforeRelease = hold.state.releases.generation();
-		ReleaseResult result = null;
-		RuntimeException failure = null;
+		CallerSteps steps = new CallerSteps();
+		CompletableFuture<Void> released = release(hold, keep, steps, steps, this.events);
+		steps.runUntil(released);
 		try {
-			result = Waits.awaitUninterrupted(send(hold, keep), ending.untilAfterRenewal());
+			released.join();
 		}
-		catch (TimeoutException | RuntimeException ex) {
-			failure = (ex instanceof RuntimeException runtime) ? runtime : unanswered(hold, ex);
-		}
-		catch (Error ex) {
-			end(ending, generationBeforeRelease, null, null, this.events);
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException runtime) {
+				throw runtime;
+			}
+			if (ex.getCause() instanceof Error error) {
+				throw error;
+			}
 			throw ex;
-		}
-		RuntimeException outcome = end(ending, generationBeforeRelease, result, failure, this.events);
-		if (outcome != null) {
-			throw outcome;
 		}
 	}
 
 	/**
 	 * As {@link #release}, without waiting, for a hold held once (asynchronous holds are
-	 * not reentrant): each step runs when the one before completes, and listeners hear of
-	 * it off the caller's thread. Steps that follow Redis's answer, or a renewal's, run
-	 * on {@code callbacks}, never on the thread that served Redis or renews leases.
+	 * not reentrant): listeners hear of it off the caller's thread. Steps that follow
+	 * Redis's answer, or a renewal's, run on {@code callbacks}, never on the thread that
+	 * served Redis or renews leases.
 	 * @return completed when the hold has ended; failed as {@link #release} throws
 	 */
 	CompletableFuture<Void> releaseAsync(Hold hold, Duration keep, Executor callbacks) {
-		Ending ending = begin(hold, this.renewalEvents);
+		return release(hold, keep, callbacks,
+				(future, deadlineNanos) -> this.renewer.completeAt(future, null, deadlineNanos), this.renewalEvents);
+	}
+
+	/**
+	 * The steps of a release, each when the one before completes: stop the renewals (once
+	 * one that is out has come back), hand the key over locally or send the release, end
+	 * the hold when Redis answered or the holder's deadline passed.
+	 */
+	private CompletableFuture<Void> release(Hold hold, Duration keep, Executor steps, Deadlines deadlines,
+			LockEvents events) {
+		Ending ending = begin(hold, events);
 		if (ending == null) {
 			return CompletableFuture.completedFuture(null);
 		}
-		CompletableFuture<Void> stopped = this.renewer.stopAsync(hold, ending.until());
+		CompletableFuture<Void> writes = this.renewer.stop(hold);
+		CompletableFuture<Void> stopped = (writes != null) ? writes : CompletableFuture.completedFuture(null);
+		// Past the holder's deadline the hold is lost: its release goes out all the same.
+		deadlines.completeAt(stopped, ending.until());
 		Function<Void, CompletableFuture<Void>> release = (ignored) -> {
-			if (handedOver(ending, keep, this.renewalEvents)) {
+			if (handedOver(ending, keep, events)) {
 				return CompletableFuture.completedFuture(null);
 			}
 			long generationBeforeRelease = hold.state.releases.generation();
@@ -130,25 +140,29 @@ final class HoldReleases {
 			catch (RuntimeException ex) {
 				answer = CompletableFuture.failedFuture(ex);
 			}
-			this.renewer.completeAt(answer, null, ending.untilAfterRenewal());
+			deadlines.completeAt(answer, ending.untilAfterRenewal());
 			return answer.handleAsync((result, failure) -> {
 				Throwable thrown = Waits.unwrapped(failure);
+				if (thrown instanceof Error error) {
+					end(ending, generationBeforeRelease, null, null, events);
+					throw error;
+				}
 				RuntimeException cause = (thrown == null || thrown instanceof RuntimeException)
 						? (RuntimeException) thrown
 						: new LockAccessException(hold.key(), RedisCall.describe(thrown), thrown);
 				if (result == null && cause == null) {
 					cause = unanswered(hold, new TimeoutException());
 				}
-				RuntimeException outcome = end(ending, generationBeforeRelease, result, cause, this.renewalEvents);
+				RuntimeException outcome = end(ending, generationBeforeRelease, result, cause, events);
 				if (outcome != null) {
 					throw outcome;
 				}
 				return null;
-			}, callbacks);
+			}, steps);
 		};
-		// Done at once on the caller's thread; else on a callback thread, not the one
-		// that applied the renewal.
-		return stopped.isDone() ? stopped.thenCompose(release) : stopped.thenComposeAsync(release, callbacks);
+		// Done at once on the caller's thread; else as a step, not on the thread that
+		// applied the renewal.
+		return stopped.isDone() ? stopped.thenCompose(release) : stopped.thenComposeAsync(release, steps);
 	}
 
 	/**
@@ -284,6 +298,78 @@ final class HoldReleases {
 		 */
 		long untilAfterRenewal() {
 			return Math.max(this.until, this.hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
+		}
+
+	}
+
+	/**
+	 * How a release's waits end at their deadlines: completed then, unless done before.
+	 */
+	@FunctionalInterface
+	private interface Deadlines {
+
+		void completeAt(CompletableFuture<?> future, long deadlineNanos);
+
+	}
+
+	/**
+	 * A thread's release: the thread runs the steps itself while it waits for them, so
+	 * that what follows Redis's answer (the key's slot freed, the listeners told) runs on
+	 * it, as the caller of {@code unlock()} expects, and no other thread stands between
+	 * the answer and the caller. It ends its own waits at their deadlines, so it needs no
+	 * timer, and waits uninterrupted: an interrupt is kept for the caller. A release has
+	 * one wait at a time (for a renewal out, then for the answer), each started by a step
+	 * this thread runs.
+	 */
+	private static final class CallerSteps implements Executor, Deadlines {
+
+		private final Thread caller = Thread.currentThread();
+
+		private final Queue<Runnable> steps = new ConcurrentLinkedQueue<>();
+
+		private CompletableFuture<?> waitingFor;
+
+		private long deadlineNanos;
+
+		@Override
+		public void execute(Runnable step) {
+			this.steps.add(step);
+			LockSupport.unpark(this.caller);
+		}
+
+		@Override
+		public void completeAt(CompletableFuture<?> future, long deadlineNanos) {
+			this.waitingFor = future;
+			this.deadlineNanos = deadlineNanos;
+		}
+
+		void runUntil(CompletableFuture<?> done) {
+			boolean interrupted = false;
+			boolean woken = false;
+			while (!done.isDone()) {
+				Runnable step = this.steps.poll();
+				if (step != null) {
+					step.run();
+				}
+				else if (!woken) {
+					// Whichever thread ends the release, this one hears of it.
+					done.whenComplete((ignored, failure) -> LockSupport.unpark(this.caller));
+					woken = true;
+				}
+				else if (this.waitingFor == null || this.waitingFor.isDone()) {
+					LockSupport.park(this);
+				}
+				else if (this.deadlineNanos - System.nanoTime() > 0) {
+					LockSupport.parkNanos(this, this.deadlineNanos - System.nanoTime());
+				}
+				else {
+					this.waitingFor.complete(null);
+				}
+				interrupted |= Thread.interrupted();
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 
 	}

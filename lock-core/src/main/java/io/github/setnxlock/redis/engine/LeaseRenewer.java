@@ -19,7 +19,6 @@ package io.github.setnxlock.redis.engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +29,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -135,52 +133,24 @@ final class LeaseRenewer implements AutoCloseable {
 	}
 
 	/**
-	 * Stop renewing a hold that is being released, once a renewal of it that is out at
-	 * Redis has come back, so that the renewal cannot undo what the release writes; but
-	 * wait no longer than a deadline (the holder's own, for {@code unlock()}), past which
-	 * the hold is lost anyway.
-	 */
-	void stop(Hold hold, long deadlineNanos) {
-		CompletableFuture<Void> writes = stopRenewing(hold);
-		if (writes != null) {
-			try {
-				Waits.awaitUninterrupted(writes, deadlineNanos);
-			}
-			catch (TimeoutException ex) {
-				// Past the holder's deadline: the hold is lost, and its release goes
-				// out all the same.
-			}
-		}
-	}
-
-	/**
-	 * As {@link #stop}, without waiting: completed when the release may go out, once a
-	 * renewal of the hold that is out has come back, or at the deadline.
-	 */
-	CompletableFuture<Void> stopAsync(Hold hold, long deadlineNanos) {
-		CompletableFuture<Void> writes = stopRenewing(hold);
-		if (writes == null) {
-			return CompletableFuture.completedFuture(null);
-		}
-		CompletableFuture<Void> done = new CompletableFuture<>();
-		writes.whenComplete((ignored, failure) -> done.complete(null));
-		completeAt(done, null, deadlineNanos);
-		return done;
-	}
-
-	/**
 	 * Stop renewing and watching a hold, and return what of its writes is still out at
 	 * Redis (a renewal, an extension), completed once answered, whatever the answer: or
 	 * {@code null} when none is.
 	 */
-	private CompletableFuture<Void> stopRenewing(Hold hold) {
+	CompletableFuture<Void> stop(Hold hold) {
 		this.watched.remove(hold);
 		hold.lossAction.drop();
 		stopLeaseEndWatch(hold);
-		CompletableFuture<?>[] out = Stream.of(this.batches.renewalOf(hold), hold.extension.get())
-			.filter(Objects::nonNull)
-			.toArray(CompletableFuture[]::new);
-		return (out.length == 0) ? null : CompletableFuture.allOf(out).handle((ignored, failure) -> null);
+		CompletableFuture<Void> renewal = this.batches.renewalOf(hold);
+		CompletableFuture<Void> extension = hold.extension.get();
+		// Every release passes here: no stream, no array for the usual case of none.
+		if (renewal == null && extension == null) {
+			return null;
+		}
+		return CompletableFuture
+			.allOf((renewal != null) ? renewal : CompletableFuture.completedFuture(null),
+					(extension != null) ? extension : CompletableFuture.completedFuture(null))
+			.handle((ignored, failure) -> null);
 	}
 
 	/**
