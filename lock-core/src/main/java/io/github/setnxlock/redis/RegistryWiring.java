@@ -29,7 +29,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.redis.engine.LockEngine;
-import io.github.setnxlock.redis.engine.OwnerTokens;
+import io.github.setnxlock.redis.protocol.OwnerTokens;
 import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.gateway.RedisGateway;

@@ -38,6 +38,7 @@ import io.github.setnxlock.redis.engine.EngineStats.HoldObservations;
 import io.github.setnxlock.redis.engine.KeyState.KeyStates;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.protocol.Attempt;
+import io.github.setnxlock.redis.protocol.OwnerTokens;
 
 /**
  * The engine's one way to acquire: every acquisition, whether a thread waits for it or a

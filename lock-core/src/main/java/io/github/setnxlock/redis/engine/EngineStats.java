@@ -132,7 +132,7 @@ public final class EngineStats {
 	 * @return the number of tasks
 	 */
 	public int scheduledTasks() {
-		return this.renewer.scheduledTasks();
+		return this.renewer.thread.scheduledTasks();
 	}
 
 	/**

@@ -94,7 +94,7 @@ final class FencingDraws {
 			}
 			else {
 				// Refused: the hold is lost, and ends where a renewal's loss does.
-				this.renewer.onRenewalThread(() -> {
+				this.renewer.thread.run(() -> {
 					try {
 						token.complete(tokenFrom(hold, answer));
 					}
@@ -117,7 +117,7 @@ final class FencingDraws {
 		if (hold.isLost(System.nanoTime())) {
 			return CompletableFuture.failedFuture(hold.lostException("before its fencing token was drawn"));
 		}
-		if (this.renewer.isClosed()) {
+		if (this.renewer.thread.isClosed()) {
 			return CompletableFuture.failedFuture(closed(hold));
 		}
 		// A copy, which the hold's deadline may fail without touching the shared draw.
@@ -141,7 +141,7 @@ final class FencingDraws {
 			return;
 		}
 		CompletableFuture<Void> deadline = new CompletableFuture<>();
-		if (!this.renewer.completeAt(deadline, null, hold.lease().deadlineNanos())) {
+		if (!this.renewer.thread.completeAt(deadline, null, hold.lease().deadlineNanos())) {
 			draw.completeExceptionally(closed(hold));
 			return;
 		}
@@ -260,8 +260,8 @@ final class FencingDraws {
 				// Taken on the renewal thread, where the lease-end watch runs: an answer
 				// taken elsewhere could pass the watch's look at the old lease, and the
 				// hold be found lost right after its extension was said to succeed.
-				answer.whenComplete((results, failure) -> this.renewer
-					.onRenewalThread(() -> answered(hold, applied, extended, results, failure)));
+				answer.whenComplete((results, failure) -> this.renewer.thread
+					.run(() -> answered(hold, applied, extended, results, failure)));
 			}
 			catch (RuntimeException ex) {
 				answered(hold, applied, extended, null, ex);

@@ -109,7 +109,8 @@ final class HoldReleases {
 	 */
 	CompletableFuture<Void> releaseAsync(Hold hold, Duration keep, Executor callbacks) {
 		return release(hold, keep, callbacks,
-				(future, deadlineNanos) -> this.renewer.completeAt(future, null, deadlineNanos), this.renewalEvents);
+				(future, deadlineNanos) -> this.renewer.thread.completeAt(future, null, deadlineNanos),
+				this.renewalEvents);
 	}
 
 	/**

@@ -27,7 +27,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 import org.apache.commons.logging.Log;
@@ -68,19 +67,17 @@ final class LeaseRenewer implements AutoCloseable {
 
 	private final LockEvents events;
 
-	private static final long IDLE_THREAD_SECONDS = 30;
-
 	/**
 	 * The holds looked after: renewed ones, and explicit leases watched for dead owners.
 	 */
 	private final Set<Hold> watched = ConcurrentHashMap.newKeySet();
 
-	/** The completions {@link #completeAt} has scheduled and that have not run. */
-	private final Set<Runnable> timers = ConcurrentHashMap.newKeySet();
-
 	private final Consumer<Hold> abandoned;
 
-	final ScheduledThreadPoolExecutor scheduler;
+	/** Its one thread, shared as the engine's timer. */
+	final RenewalThread thread;
+
+	private final ScheduledThreadPoolExecutor scheduler;
 
 	private final RenewalBatches batches;
 
@@ -91,14 +88,8 @@ final class LeaseRenewer implements AutoCloseable {
 		this.abandoned = abandoned;
 		this.schedule = RenewalSchedule.of(lease, maxHold);
 		this.events = events;
-		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "setnx-lock-renewal");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.scheduler.setKeepAliveTime(IDLE_THREAD_SECONDS, TimeUnit.SECONDS);
-		this.scheduler.allowCoreThreadTimeOut(true);
+		this.thread = new RenewalThread();
+		this.scheduler = this.thread.scheduler;
 		this.batches = new RenewalBatches(commands, lease, events, this);
 	}
 
@@ -153,33 +144,6 @@ final class LeaseRenewer implements AutoCloseable {
 			.handle((ignored, failure) -> null);
 	}
 
-	/**
-	 * Complete a future with a value at a deadline, unless it completed before; at once,
-	 * returning {@code false}, when the engine is closed.
-	 */
-	<T> boolean completeAt(CompletableFuture<T> future, T value, long deadlineNanos) {
-		if (future.isDone()) {
-			return true;
-		}
-		Runnable complete = () -> future.complete(value);
-		// Noted before it is scheduled, so that close() finds every timer it drops.
-		this.timers.add(complete);
-		try {
-			Future<?> timer = this.scheduler.schedule(complete, Math.max(0, deadlineNanos - System.nanoTime()),
-					TimeUnit.NANOSECONDS);
-			future.whenComplete((done, failure) -> {
-				timer.cancel(false);
-				this.timers.remove(complete);
-			});
-			return true;
-		}
-		catch (RejectedExecutionException ex) {
-			this.timers.remove(complete);
-			future.complete(value);
-			return false;
-		}
-	}
-
 	/** Run an action when the hold is lost, watching its deadline too. */
 	void onLoss(Hold hold, Runnable action) {
 		if (hold.lossAction.request(action, hold.holdCount())) {
@@ -203,10 +167,6 @@ final class LeaseRenewer implements AutoCloseable {
 
 	int size() {
 		return (int) this.watched.stream().filter((hold) -> !hold.hasEnded() && hold.renewedUntilLost()).count();
-	}
-
-	int scheduledTasks() {
-		return this.scheduler.getQueue().size();
 	}
 
 	long batches() {
@@ -337,29 +297,9 @@ final class LeaseRenewer implements AutoCloseable {
 		this.abandoned.accept(hold);
 	}
 
-	/**
-	 * Run a task on the renewal thread, where a hold's loss is reported, rather than on
-	 * the thread that brought Redis's answer; on the calling thread once closed.
-	 */
-	void onRenewalThread(Runnable task) {
-		try {
-			this.scheduler.execute(task);
-		}
-		catch (RejectedExecutionException ex) {
-			task.run();
-		}
-	}
-
-	boolean isClosed() {
-		return this.scheduler.isShutdown();
-	}
-
 	@Override
 	public void close() {
-		this.scheduler.shutdownNow();
-		// The timers it dropped never run: what waits for one goes on now, as at its
-		// deadline, rather than for an answer Redis may never give.
-		List.copyOf(this.timers).forEach(Runnable::run);
+		this.thread.close();
 	}
 
 }

@@ -44,6 +44,7 @@ import io.github.setnxlock.redis.gateway.RedisGateway;
 import io.github.setnxlock.redis.gateway.ReleaseListener;
 import io.github.setnxlock.redis.gateway.ReleaseMessages;
 import io.github.setnxlock.redis.protocol.LockCommands;
+import io.github.setnxlock.redis.protocol.OwnerTokens;
 
 /**
  * The lock engine of one registry; the registry's lock handles and the operator API are
@@ -130,7 +131,8 @@ public final class LockEngine implements AutoCloseable {
 		this.releases = new HoldReleases(commands, this.states, this.events, this.renewalEvents, this.handoff,
 				this.renewer);
 		AcquireLoop acquireLoop = new AcquireLoop(commands, this.messages,
-				new AbandonedAcquisitions(commands, this.renewer.scheduler), this.handoff.enabled(), reachability);
+				new AbandonedAcquisitions(commands, this.renewer.thread.scheduler), this.handoff.enabled(),
+				reachability);
 		reachability.onUnreachable(this::redisUnreachable);
 		this.observations = new HoldObservations(settings.protocol());
 		this.fencing = new FencingDraws(commands, this.renewer);
@@ -325,7 +327,7 @@ public final class LockEngine implements AutoCloseable {
 	 */
 	private void redisUnreachable() {
 		try {
-			this.renewer.scheduler.execute(this.states::redisUnreachable);
+			this.renewer.thread.scheduler.execute(this.states::redisUnreachable);
 		}
 		catch (RejectedExecutionException ex) {
 			// Closed: no line waits any more.

@@ -36,6 +36,7 @@ import org.apache.commons.logging.LogFactory;
 import io.github.setnxlock.LockListener;
 import io.github.setnxlock.LockLostEvent;
 import io.github.setnxlock.redis.gateway.LockKey;
+import io.github.setnxlock.redis.protocol.OwnerTokens;
 
 /**
  * Tells the registry's {@link LockListener}s what happened, each in turn, so that one

@@ -122,8 +122,9 @@ final class PendingAcquisition {
 			}
 			// Woken too late to use a handed lease (its renewal stopped with the released
 			// hold): the key ends with that lease, and Redis decides.
-			AsyncAcquisition asking = new AsyncAcquisition(this.engine.acquireLoop, this.engine.renewer.scheduler,
-					this.key, this.state, this.engine.ownerTokens.next(asker), lease, this.startNanos, waitNanos, turn);
+			AsyncAcquisition asking = new AsyncAcquisition(this.engine.acquireLoop,
+					this.engine.renewer.thread.scheduler, this.key, this.state, this.engine.ownerTokens.next(asker),
+					lease, this.startNanos, waitNanos, turn);
 			this.inRedis.set(asking);
 			if (this.outcome.isDone()) {
 				asking.outcome.cancel(false);
@@ -215,7 +216,7 @@ final class PendingAcquisition {
 	 */
 	private Future<?> schedule(Runnable look, long atNanos) {
 		try {
-			return this.engine.renewer.scheduler.schedule(look, Math.max(0, atNanos - System.nanoTime()),
+			return this.engine.renewer.thread.scheduler.schedule(look, Math.max(0, atNanos - System.nanoTime()),
 					TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {

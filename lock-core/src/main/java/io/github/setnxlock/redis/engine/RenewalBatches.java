@@ -141,7 +141,7 @@ final class RenewalBatches {
 		}
 		answer.whenComplete((results, failure) -> {
 			try {
-				this.renewer.scheduler.execute(() -> {
+				this.renewer.thread.scheduler.execute(() -> {
 					try {
 						applyAnswer(batch, sentNanos, results, failure);
 					}

@@ -26,7 +26,7 @@ import org.apache.commons.logging.LogFactory;
 
 import io.github.setnxlock.redis.engine.EngineStats;
 import io.github.setnxlock.redis.engine.LockEngine;
-import io.github.setnxlock.redis.engine.OwnerTokens;
+import io.github.setnxlock.redis.protocol.OwnerTokens;
 import io.github.setnxlock.redis.gateway.LockKey;
 import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.gateway.RedisGateway;

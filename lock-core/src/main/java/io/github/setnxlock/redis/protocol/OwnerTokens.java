@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.github.setnxlock.redis.engine;
+package io.github.setnxlock.redis.protocol;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -56,7 +56,7 @@ public final class OwnerTokens {
 	 * @param processPrefix what {@link #processPrefix} gave, or {@code null} to name no
 	 * holder
 	 */
-	OwnerTokens(String processPrefix) {
+	public OwnerTokens(String processPrefix) {
 		byte[] random = new byte[16];
 		new SecureRandom().nextBytes(random);
 		this.processPrefix = processPrefix;
@@ -136,7 +136,7 @@ public final class OwnerTokens {
 	 * @param asker the thread that asked for the hold
 	 * @return the token
 	 */
-	String next(Thread asker) {
+	public String next(Thread asker) {
 		String token = this.secret + Long.toHexString(this.sequence.incrementAndGet());
 		return (this.processPrefix != null) ? thread(this.processPrefix, asker) + ";" + token : token;
 	}
