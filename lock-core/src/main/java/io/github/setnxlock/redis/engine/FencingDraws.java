@@ -260,11 +260,14 @@ final class FencingDraws {
 				// Taken on the renewal thread, where the lease-end watch runs: an answer
 				// taken elsewhere could pass the watch's look at the old lease, and the
 				// hold be found lost right after its extension was said to succeed.
-				answer.whenComplete((results, failure) -> this.renewer.thread
-					.run(() -> answered(hold, applied, extended, results, failure)));
+				// Judged by when it came, not by when the renewal thread gets to it.
+				answer.whenComplete((results, failure) -> {
+					long answeredNanos = System.nanoTime();
+					this.renewer.thread.run(() -> answered(hold, applied, extended, results, failure, answeredNanos));
+				});
 			}
 			catch (RuntimeException ex) {
-				answered(hold, applied, extended, null, ex);
+				answered(hold, applied, extended, null, ex, System.nanoTime());
 			}
 			return extended;
 		}
@@ -279,7 +282,7 @@ final class FencingDraws {
 		}
 
 		private void answered(Hold hold, CompletableFuture<Void> applied, CompletableFuture<Boolean> extended,
-				List<RenewalResult> results, Throwable failure) {
+				List<RenewalResult> results, Throwable failure, long answeredNanos) {
 			RenewalResult answer = (results != null) ? results.get(0) : null;
 			Throwable error = (failure != null) ? failure : (answer != null) ? answer.failure() : null;
 			if (error != null) {
@@ -288,7 +291,7 @@ final class FencingDraws {
 				extended.completeExceptionally(new LockAccessException(hold.key(), "Could not extend lock '"
 						+ hold.key() + "': " + RedisCall.describe(cause) + "; the hold keeps its lease", cause));
 			}
-			else if (answer.renewed() != null && hold.takeRenewal(answer.renewed())) {
+			else if (answer.renewed() != null && hold.takeRenewal(answer.renewed(), answeredNanos)) {
 				done(hold, applied);
 				extended.complete(true);
 			}

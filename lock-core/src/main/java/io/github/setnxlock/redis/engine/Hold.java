@@ -188,11 +188,18 @@ public final class Hold {
 	 * before the answer came: once lost, a hold stays lost.
 	 */
 	boolean takeRenewal(Lease renewal) {
+		return takeRenewal(renewal, System.nanoTime());
+	}
+
+	/**
+	 * As {@link #takeRenewal(Lease)}, for an answer that came at {@code answeredNanos}.
+	 */
+	boolean takeRenewal(Lease renewal, long answeredNanos) {
 		int end = this.end.get();
 		// A hold being released takes the renewal even past its deadline: Redis holds
 		// what the renewal wrote (a timestamp, under the timestamp protocol), and the
 		// release, which waited for this renewal, must compare with that.
-		if (end > RELEASING || (end == HELD && this.lease.isExpired(System.nanoTime()))) {
+		if (end > RELEASING || (end == HELD && this.lease.isExpired(answeredNanos))) {
 			return false;
 		}
 		this.lease = renewal;

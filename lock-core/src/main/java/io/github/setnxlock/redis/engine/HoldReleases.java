@@ -141,6 +141,10 @@ final class HoldReleases {
 			catch (RuntimeException ex) {
 				answer = CompletableFuture.failedFuture(ex);
 			}
+			catch (Error ex) {
+				end(ending, generationBeforeRelease, null, null, events);
+				throw ex;
+			}
 			deadlines.completeAt(answer, ending.untilAfterRenewal());
 			return answer.handleAsync((result, failure) -> {
 				Throwable thrown = Waits.unwrapped(failure);
@@ -350,6 +354,12 @@ final class HoldReleases {
 			while (!done.isDone()) {
 				Runnable step = this.steps.poll();
 				if (step != null) {
+					if (interrupted) {
+						// Steps (listeners among them) see the interrupt, as they did
+						// when
+						// the thread waited for the answer alone; it is cleared to park.
+						Thread.currentThread().interrupt();
+					}
 					step.run();
 				}
 				else if (!woken) {

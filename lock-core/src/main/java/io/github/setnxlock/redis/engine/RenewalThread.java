@@ -44,6 +44,9 @@ final class RenewalThread implements AutoCloseable {
 	/** The completions {@link #completeAt} has scheduled and that have not run. */
 	private final Set<Runnable> timers = ConcurrentHashMap.newKeySet();
 
+	/** The tasks {@link #run} handed to the thread and that have not run. */
+	private final Set<Runnable> tasks = ConcurrentHashMap.newKeySet();
+
 	RenewalThread() {
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "setnx-lock-renewal");
@@ -87,11 +90,24 @@ final class RenewalThread implements AutoCloseable {
 	 * the thread that brought Redis's answer; on the calling thread once closed.
 	 */
 	void run(Runnable task) {
+		// Noted, as the timers are, so that close() runs what it drops: an answer whose
+		// waiter would otherwise wait for ever.
+		Runnable noted = new Runnable() {
+
+			@Override
+			public void run() {
+				if (RenewalThread.this.tasks.remove(this)) {
+					task.run();
+				}
+			}
+
+		};
+		this.tasks.add(noted);
 		try {
-			this.scheduler.execute(task);
+			this.scheduler.execute(noted);
 		}
 		catch (RejectedExecutionException ex) {
-			task.run();
+			noted.run();
 		}
 	}
 
@@ -106,9 +122,10 @@ final class RenewalThread implements AutoCloseable {
 	@Override
 	public void close() {
 		this.scheduler.shutdownNow();
-		// The timers it dropped never run: what waits for one goes on now, as at its
-		// deadline, rather than for an answer Redis may never give.
+		// The timers and tasks it dropped never run: what waits for one goes on now, as
+		// at its deadline, rather than for an answer Redis may never give.
 		List.copyOf(this.timers).forEach(Runnable::run);
+		List.copyOf(this.tasks).forEach(Runnable::run);
 	}
 
 }
