@@ -278,9 +278,7 @@ final class AsyncAcquisition {
 			return this.timer.schedule(task, Math.max(0, atNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			this.outcome.completeExceptionally(new IllegalStateException(
-					"Lock registry is closed: lock '" + this.key.key() + "' cannot be acquired through it any more",
-					ex));
+			this.outcome.completeExceptionally(LockEngine.closedFor(this.key.key(), ex));
 			return null;
 		}
 	}

@@ -340,9 +340,13 @@ public final class LockEngine implements AutoCloseable {
 
 	private void checkOpen(String key) {
 		if (this.closed) {
-			throw new IllegalStateException(
-					"Lock registry is closed: lock '" + key + "' cannot be acquired through it any more");
+			throw closedFor(key, null);
 		}
+	}
+
+	static IllegalStateException closedFor(String key, Throwable cause) {
+		return new IllegalStateException(
+				"Lock registry is closed: lock '" + key + "' cannot be acquired through it any more", cause);
 	}
 
 	/**

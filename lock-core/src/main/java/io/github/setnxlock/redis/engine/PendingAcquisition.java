@@ -61,7 +61,7 @@ final class PendingAcquisition {
 
 	private static final Log logger = LogFactory.getLog(PendingAcquisition.class);
 
-	private final Acquisitions engine;
+	private final Acquisitions acquisitions;
 
 	final LockKey key;
 
@@ -85,16 +85,16 @@ final class PendingAcquisition {
 	/** When the key became the owner's: the attempt's sending, or the hand-off. */
 	private volatile long acquiredNanos;
 
-	PendingAcquisition(Acquisitions engine, LockKey key, String name, Object owner, KeyState state, boolean renewed,
-			long startNanos) {
-		this.engine = engine;
+	PendingAcquisition(Acquisitions acquisitions, LockKey key, String name, Object owner, KeyState state,
+			boolean renewed, long startNanos) {
+		this.acquisitions = acquisitions;
 		this.key = key;
 		this.name = name;
 		this.owner = owner;
 		this.state = state;
 		this.renewed = renewed;
 		this.startNanos = startNanos;
-		this.wait = engine.observations.startWait(key, name);
+		this.wait = acquisitions.observations.startWait(key, name);
 	}
 
 	void start(Duration lease, long waitNanos) {
@@ -122,9 +122,9 @@ final class PendingAcquisition {
 			}
 			// Woken too late to use a handed lease (its renewal stopped with the released
 			// hold): the key ends with that lease, and Redis decides.
-			AsyncAcquisition asking = new AsyncAcquisition(this.engine.acquireLoop,
-					this.engine.renewer.thread.scheduler, this.key, this.state, this.engine.ownerTokens.next(asker),
-					lease, this.startNanos, waitNanos, turn);
+			AsyncAcquisition asking = new AsyncAcquisition(this.acquisitions.acquireLoop,
+					this.acquisitions.renewer.thread.scheduler, this.key, this.state,
+					this.acquisitions.ownerTokens.next(asker), lease, this.startNanos, waitNanos, turn);
 			this.inRedis.set(asking);
 			if (this.outcome.isDone()) {
 				asking.outcome.cancel(false);
@@ -156,14 +156,14 @@ final class PendingAcquisition {
 			if (attempt != null) {
 				hold = new Hold(this.owner, this.key, this.name, this.state, attempt.lease(), this.renewed,
 						this.acquiredNanos);
-				hold.observation = this.engine.observations.startHold(this.key, this.name);
+				hold.observation = this.acquisitions.observations.startHold(this.key, this.name);
 			}
 			this.state.acquired(this.owner, hold);
 			if (hold != null) {
-				this.engine.renewer.renew(hold);
+				this.acquisitions.renewer.renew(hold);
 			}
 			else {
-				this.engine.states.unretain(this.key.redisKey(), this.state);
+				this.acquisitions.states.unretain(this.key.redisKey(), this.state);
 			}
 			result = (hold != null) ? Result.ACQUIRED : (failure == null) ? Result.TIMEOUT
 					: (failure instanceof CancellationException) ? Result.INTERRUPTED : Result.ERROR;
@@ -195,7 +195,7 @@ final class PendingAcquisition {
 	private void giveBack(Attempt attempt) {
 		try {
 			if (attempt != null) {
-				this.engine.acquireLoop.commands.release(this.key, attempt.lease())
+				this.acquisitions.acquireLoop.commands.release(this.key, attempt.lease())
 					.whenComplete((released, failure) -> {
 						if (failure != null && logger.isDebugEnabled()) {
 							logger.debug("Could not give back lock " + LockEvents.quoted(this.key.key(), this.name)
@@ -206,7 +206,7 @@ final class PendingAcquisition {
 		}
 		finally {
 			this.state.acquired(this.owner, null);
-			this.engine.states.unretain(this.key.redisKey(), this.state);
+			this.acquisitions.states.unretain(this.key.redisKey(), this.state);
 		}
 	}
 
@@ -216,7 +216,7 @@ final class PendingAcquisition {
 	 */
 	private Future<?> schedule(Runnable look, long atNanos) {
 		try {
-			return this.engine.renewer.thread.scheduler.schedule(look, Math.max(0, atNanos - System.nanoTime()),
+			return this.acquisitions.renewer.thread.scheduler.schedule(look, Math.max(0, atNanos - System.nanoTime()),
 					TimeUnit.NANOSECONDS);
 		}
 		catch (RejectedExecutionException ex) {

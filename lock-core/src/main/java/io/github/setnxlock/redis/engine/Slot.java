@@ -257,7 +257,7 @@ final class Slot {
 	 * Look again at a claim whose deadline came (its timer calls this): it gives up, or
 	 * takes the slot if it is first in line and the owner's hold is lost.
 	 */
-	void recheck(Object owner) {
+	private void recheck(Object owner) {
 		locked(() -> {
 			SlotWaiter claim = this.queue.get(owner);
 			if (claim != null) {
