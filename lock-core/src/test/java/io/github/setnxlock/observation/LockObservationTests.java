@@ -36,6 +36,7 @@ import io.github.setnxlock.LockHandle;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.SetnxLockRegistry;
 import io.github.setnxlock.redis.SetnxLockSettings;
+import io.github.setnxlock.redis.gateway.LockScript;
 import io.github.setnxlock.redis.token.TokenLockCommands;
 import io.github.setnxlock.test.RedisConnections;
 import io.github.setnxlock.test.RedisServerExtension;
@@ -223,13 +224,7 @@ class LockObservationTests {
 		ObservationRegistry observations = ObservationRegistry.create();
 		List<String> stoppedOn = holdsStoppedOn(observations);
 		// The draw's answer comes a while after it is sent, on the client's event loop.
-		TcpProxy proxy = TcpProxy.start(redis.server());
-		proxy.delayRepliesTo("EVALSHA\r\n$40\r\n" + TokenLockCommands.FENCE_DRAW.sha1(), Duration.ofMillis(200));
-		LettuceConnectionFactory factory = RedisConnections.create(proxy, Duration.ofSeconds(2));
-		try (proxy;
-				SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
-						SetnxLockSettings.defaults())) {
-			registry.setObservationRegistry(observations);
+		withLateAnswersTo(TokenLockCommands.FENCE_DRAW, observations, (registry, proxy) -> {
 			LockHandle handle = registry.obtain("drawn-gone")
 				.acquireAsync(Duration.ofSeconds(5))
 				.get(5, TimeUnit.SECONDS)
@@ -240,34 +235,56 @@ class LockObservationTests {
 				.withCauseInstanceOf(LockLostException.class);
 			await().atMost(Duration.ofSeconds(5)).until(() -> !stoppedOn.isEmpty());
 			assertThat(stoppedOn).singleElement().asString().startsWith("setnx-lock-renewal");
+		});
+	}
+
+	/**
+	 * A thread's release ends its hold, and stops its observation, on that thread, also
+	 * when Redis's answer comes late: the thread runs the release's steps itself.
+	 */
+	@Test
+	void aThreadsReleaseWhoseAnswerComesLateEndsTheHoldOnThatThread() throws Exception {
+		ObservationRegistry observations = ObservationRegistry.create();
+		List<String> stoppedOn = holdsStoppedOn(observations);
+		withLateAnswersTo(TokenLockCommands.RELEASE, observations, (registry, proxy) -> {
+			LeasedLock lock = registry.obtain("released-late");
+			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
+			lock.unlock();
+			assertThat(proxy.delayedRequests(call(TokenLockCommands.RELEASE))).isOne();
+			assertThat(stoppedOn).containsExactly(Thread.currentThread().getName());
+		});
+	}
+
+	/**
+	 * Run a test on a registry whose calls of a script are answered 200 ms after they
+	 * were sent, on the client's event loop.
+	 */
+	private static void withLateAnswersTo(LockScript script, ObservationRegistry observations, LateAnswersTest test)
+			throws Exception {
+		TcpProxy proxy = TcpProxy.start(redis.server());
+		proxy.delayRepliesTo(call(script), Duration.ofMillis(200));
+		LettuceConnectionFactory factory = RedisConnections.create(proxy, Duration.ofSeconds(2));
+		try (proxy;
+				SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
+						SetnxLockSettings.defaults())) {
+			registry.setObservationRegistry(observations);
+			test.run(registry, proxy);
 		}
 		finally {
 			RedisConnections.destroy(factory);
 		}
 	}
 
-	@Test
-	void aThreadsReleaseWhoseAnswerComesLateEndsTheHoldOnThatThread() throws Exception {
-		ObservationRegistry observations = ObservationRegistry.create();
-		List<String> stoppedOn = holdsStoppedOn(observations);
-		// The release's answer comes a while after it is sent, on the client's event
-		// loop.
-		TcpProxy proxy = TcpProxy.start(redis.server());
-		proxy.delayRepliesTo("EVALSHA\r\n$40\r\n" + TokenLockCommands.RELEASE.sha1(), Duration.ofMillis(200));
-		LettuceConnectionFactory factory = RedisConnections.create(proxy, Duration.ofSeconds(2));
-		try (proxy;
-				SetnxLockRegistry registry = new SetnxLockRegistry(RedisConnections.template(factory),
-						SetnxLockSettings.defaults())) {
-			registry.setObservationRegistry(observations);
-			LeasedLock lock = registry.obtain("released-late");
-			assertThat(lock.tryLock(Duration.ofSeconds(5))).isTrue();
-			lock.unlock();
-			assertThat(proxy.delayedRequests("EVALSHA\r\n$40\r\n" + TokenLockCommands.RELEASE.sha1())).isOne();
-			assertThat(stoppedOn).containsExactly(Thread.currentThread().getName());
-		}
-		finally {
-			RedisConnections.destroy(factory);
-		}
+	/** What a call of a script holds on the wire. */
+	private static String call(LockScript script) {
+		return "EVALSHA\r\n$40\r\n" + script.sha1();
+	}
+
+	@FunctionalInterface
+	private interface LateAnswersTest {
+
+		void run(SetnxLockRegistry registry, TcpProxy proxy) throws Exception;
+
 	}
 
 	/** Note the thread that stops each hold's observation. */

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeoutException;
 
 import io.github.setnxlock.LockAccessException;
 import io.github.setnxlock.LockLostEvent.Reason;
@@ -65,14 +64,8 @@ final class FencingDraws {
 		if (drawn != Lease.NOT_DRAWN) {
 			return drawn;
 		}
-		OptionalLong answer;
-		try {
-			answer = Waits.awaitUninterrupted(boundedDraw(hold), Waits.NO_DEADLINE);
-		}
-		catch (TimeoutException ex) {
-			// Without a deadline of its own: the draw fails at the hold's instead.
-			throw new IllegalStateException(ex);
-		}
+		// Without a deadline of its own: the draw fails at the hold's instead.
+		OptionalLong answer = Waits.awaitUninterrupted(boundedDraw(hold));
 		// On the caller's thread: a draw that found the hold lost ends it here, where its
 		// listeners and observations may run, never on a thread that serves Redis.
 		return tokenFrom(hold, answer);

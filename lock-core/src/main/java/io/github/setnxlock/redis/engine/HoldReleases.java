@@ -16,14 +16,11 @@
 package io.github.setnxlock.redis.engine;
 
 import java.time.Duration;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 import io.github.setnxlock.LockAccessException;
@@ -31,6 +28,8 @@ import io.github.setnxlock.LockLostEvent.Reason;
 import io.github.setnxlock.LockLostException;
 import io.github.setnxlock.redis.engine.EngineStats.HoldObservations;
 import io.github.setnxlock.redis.engine.KeyState.KeyStates;
+import io.github.setnxlock.redis.engine.Waits.CallerSteps;
+import io.github.setnxlock.redis.engine.Waits.Deadlines;
 import io.github.setnxlock.redis.gateway.RedisCall;
 import io.github.setnxlock.redis.protocol.LockCommands;
 import io.github.setnxlock.redis.protocol.ReleaseResult;
@@ -303,84 +302,6 @@ final class HoldReleases {
 		 */
 		long untilAfterRenewal() {
 			return Math.max(this.until, this.hold.lease().deadlineNanos() + RELEASE_MARGIN_NANOS);
-		}
-
-	}
-
-	/**
-	 * How a release's waits end at their deadlines: completed then, unless done before.
-	 */
-	@FunctionalInterface
-	private interface Deadlines {
-
-		void completeAt(CompletableFuture<?> future, long deadlineNanos);
-
-	}
-
-	/**
-	 * A thread's release: the thread runs the steps itself while it waits for them, so
-	 * that what follows Redis's answer (the key's slot freed, the listeners told) runs on
-	 * it, as the caller of {@code unlock()} expects, and no other thread stands between
-	 * the answer and the caller. It ends its own waits at their deadlines, so it needs no
-	 * timer, and waits uninterrupted: an interrupt is kept for the caller. A release has
-	 * one wait at a time (for a renewal out, then for the answer), each started by a step
-	 * this thread runs.
-	 */
-	private static final class CallerSteps implements Executor, Deadlines {
-
-		private final Thread caller = Thread.currentThread();
-
-		private final Queue<Runnable> steps = new ConcurrentLinkedQueue<>();
-
-		private CompletableFuture<?> waitingFor;
-
-		private long deadlineNanos;
-
-		@Override
-		public void execute(Runnable step) {
-			this.steps.add(step);
-			LockSupport.unpark(this.caller);
-		}
-
-		@Override
-		public void completeAt(CompletableFuture<?> future, long deadlineNanos) {
-			this.waitingFor = future;
-			this.deadlineNanos = deadlineNanos;
-		}
-
-		void runUntil(CompletableFuture<?> done) {
-			boolean interrupted = false;
-			boolean woken = false;
-			while (!done.isDone()) {
-				Runnable step = this.steps.poll();
-				if (step != null) {
-					if (interrupted) {
-						// Steps (listeners among them) see the interrupt, as they did
-						// when
-						// the thread waited for the answer alone; it is cleared to park.
-						Thread.currentThread().interrupt();
-					}
-					step.run();
-				}
-				else if (!woken) {
-					// Whichever thread ends the release, this one hears of it.
-					done.whenComplete((ignored, failure) -> LockSupport.unpark(this.caller));
-					woken = true;
-				}
-				else if (this.waitingFor == null || this.waitingFor.isDone()) {
-					LockSupport.park(this);
-				}
-				else if (this.deadlineNanos - System.nanoTime() > 0) {
-					LockSupport.parkNanos(this, this.deadlineNanos - System.nanoTime());
-				}
-				else {
-					this.waitingFor.complete(null);
-				}
-				interrupted |= Thread.interrupted();
-			}
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
 		}
 
 	}

@@ -20,7 +20,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import io.micrometer.observation.ObservationRegistry;
@@ -230,12 +229,7 @@ public final class LockEngine implements AutoCloseable {
 	 * @return the answer
 	 */
 	public static <T> T awaitUninterrupted(CompletableFuture<T> answer) {
-		try {
-			return Waits.awaitUninterrupted(answer, Waits.NO_DEADLINE);
-		}
-		catch (TimeoutException ex) {
-			throw new IllegalStateException("Not reachable without a deadline", ex);
-		}
+		return Waits.awaitUninterrupted(answer);
 	}
 
 	/**

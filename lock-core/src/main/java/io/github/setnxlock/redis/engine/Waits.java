@@ -16,12 +16,14 @@
 
 package io.github.setnxlock.redis.engine;
 
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
@@ -64,25 +66,25 @@ final class Waits {
 	}
 
 	/**
-	 * Wait for an answer until a deadline, whatever interrupts arrive meanwhile; an
-	 * interrupt is kept for the caller to see afterwards.
+	 * Wait for an answer, whatever interrupts arrive meanwhile; an interrupt is kept for
+	 * the caller to see afterwards. Its callers' answers end by deadlines of their own.
 	 * @param <T> the type of the answer
 	 * @param answer the answer to come
-	 * @param deadlineNanos the {@link System#nanoTime()} to wait until, or
-	 * {@link #NO_DEADLINE}
 	 * @return the answer
-	 * @throws TimeoutException if the deadline passes first
 	 * @throws RuntimeException what the command threw
 	 */
-	static <T> T awaitUninterrupted(CompletableFuture<T> answer, long deadlineNanos) throws TimeoutException {
+	static <T> T awaitUninterrupted(CompletableFuture<T> answer) {
 		boolean interrupted = false;
 		try {
 			while (true) {
 				try {
-					return await(answer, deadlineNanos);
+					return answer.get();
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
+				}
+				catch (ExecutionException ex) {
+					throw rethrown(ex.getCause());
 				}
 			}
 		}
@@ -90,29 +92,6 @@ final class Waits {
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
-		}
-	}
-
-	/**
-	 * Wait for an answer.
-	 * @param <T> the type of the answer
-	 * @param answer the answer to come
-	 * @param deadlineNanos the {@link System#nanoTime()} to wait until, or
-	 * {@link #NO_DEADLINE}
-	 * @return the answer
-	 * @throws InterruptedException if the caller is interrupted while waiting
-	 * @throws TimeoutException if the deadline passes first
-	 * @throws RuntimeException what the command threw
-	 */
-	static <T> T await(CompletableFuture<T> answer, long deadlineNanos) throws InterruptedException, TimeoutException {
-		try {
-			if (deadlineNanos == NO_DEADLINE) {
-				return answer.get();
-			}
-			return answer.get(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
-		}
-		catch (ExecutionException ex) {
-			throw rethrown(ex.getCause());
 		}
 	}
 
@@ -152,6 +131,85 @@ final class Waits {
 			throw error;
 		}
 		return new IllegalStateException(cause);
+	}
+
+	/**
+	 * How the waits of a chain of steps end at their deadlines: completed then, unless
+	 * done before.
+	 */
+	@FunctionalInterface
+	interface Deadlines {
+
+		void completeAt(CompletableFuture<?> future, long deadlineNanos);
+
+	}
+
+	/**
+	 * A thread's wait for the steps of its release: it runs them itself while it waits,
+	 * so that what follows Redis's answer (the key's slot freed, the listeners told) runs
+	 * on it, as the caller of {@code unlock()} expects, and no other thread stands
+	 * between the answer and the caller. It ends its own waits at their deadlines, so it
+	 * needs no timer, and waits uninterrupted: an interrupt is kept for the caller. A
+	 * release has one wait at a time (for a renewal out, then for the answer), each
+	 * started by a step this thread runs.
+	 */
+	static final class CallerSteps implements Executor, Deadlines {
+
+		private final Thread caller = Thread.currentThread();
+
+		private final Queue<Runnable> steps = new ConcurrentLinkedQueue<>();
+
+		private CompletableFuture<?> waitingFor;
+
+		private long deadlineNanos;
+
+		@Override
+		public void execute(Runnable step) {
+			this.steps.add(step);
+			LockSupport.unpark(this.caller);
+		}
+
+		@Override
+		public void completeAt(CompletableFuture<?> future, long deadlineNanos) {
+			this.waitingFor = future;
+			this.deadlineNanos = deadlineNanos;
+		}
+
+		void runUntil(CompletableFuture<?> done) {
+			boolean interrupted = false;
+			boolean woken = false;
+			while (!done.isDone()) {
+				Runnable step = this.steps.poll();
+				if (step != null) {
+					if (interrupted) {
+						// Steps (listeners among them) see the interrupt, as they did
+						// when
+						// the thread waited for the answer alone; it is cleared to park.
+						Thread.currentThread().interrupt();
+					}
+					step.run();
+				}
+				else if (!woken) {
+					// Whichever thread ends the release, this one hears of it.
+					done.whenComplete((ignored, failure) -> LockSupport.unpark(this.caller));
+					woken = true;
+				}
+				else if (this.waitingFor == null || this.waitingFor.isDone()) {
+					LockSupport.park(this);
+				}
+				else if (this.deadlineNanos - System.nanoTime() > 0) {
+					LockSupport.parkNanos(this, this.deadlineNanos - System.nanoTime());
+				}
+				else {
+					this.waitingFor.complete(null);
+				}
+				interrupted |= Thread.interrupted();
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+
 	}
 
 	/**
